@@ -1,0 +1,19 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+
+/** Builds the service exactly as it runs in production; main.ts and the e2e tests share it. */
+export async function createApp(config: AppConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  // Behind an API gateway: trust its X-Forwarded-For so client addresses are real.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.enableShutdownHooks();
+  return app;
+}

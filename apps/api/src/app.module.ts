@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ResourceKitModule } from '@app/resource-kit';
+import { LoggerModule } from 'nestjs-pino';
+import { APP_CONFIG, AppConfig } from './config/app-config';
+import { dataSourceOptions } from './database/data-source.options';
+import { loggerParams } from './logging/logger.params';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot(loggerParams(config)),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config.database),
+          autoLoadEntities: true,
+          migrationsRun: true,
+          // Fail fast at start instead of retrying for minutes.
+          retryAttempts: 0,
+        }),
+        ResourceKitModule.forRoot({ basePath: config.basePath }),
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}

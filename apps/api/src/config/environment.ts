@@ -1,0 +1,88 @@
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+
+// With stopAtFirstError, the decorator nearest the property is checked first.
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The environment variables the service reads, with their rules. Documented in README.md. */
+export class Environment {
+  @IsIn(NODE_ENVS)
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, {
+    message: 'DATABASE_SCHEMA must be a lower-case PostgreSQL identifier',
+  })
+  DATABASE_SCHEMA?: string;
+
+  @IsString()
+  @MinLength(1)
+  SQLITE_PATH = './data/api.sqlite';
+
+  @Matches(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, {
+    message: 'API_BASE_PATH must start with "/" and hold only URL path segments, e.g. /api',
+  })
+  API_BASE_PATH = '/';
+
+  @IsOptional()
+  @IsString()
+  STATIC_TOKENS?: string;
+
+  @ValidateIf((env: Environment) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  @IsDefined({ message: 'JWT_SECRET is required when NODE_ENV=production' })
+  JWT_SECRET?: string;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+}
+
+/** Parses and validates raw environment variables; lists every problem at once. */
+export function parseEnvironment(raw: Record<string, string | undefined>): Environment {
+  const env = plainToInstance(Environment, withoutBlanks(raw), { exposeDefaultValues: true });
+  const problems = validateSync(env, { stopAtFirstError: true }).flatMap(messagesOf);
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return env;
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+// An empty variable means "not set", so that `PORT=` falls back to the default.
+function withoutBlanks(raw: Record<string, string | undefined>): Record<string, string> {
+  const set = Object.entries(raw).filter((entry): entry is [string, string] => !!entry[1]?.trim());
+  return Object.fromEntries(set);
+}
+
+function messagesOf(error: ValidationError): string[] {
+  return Object.values(error.constraints ?? {});
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+
+// Bounded waits, so that a database outage becomes a quick error (503), never a hung request.
+const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 15_000;
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * The one description of the service's database, shared by the app and the migration CLI
+ * (ormconfig.ts). Migrations are per engine: PostgreSQL and SQLite speak different DDL.
+ */
+export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    migrations: [join(__dirname, 'migrations', database.type, '*.{js,ts}')],
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+  };
+  if (database.type === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: database.url,
+      schema: database.schema,
+      connectTimeoutMS: CONNECT_TIMEOUT_MS,
+      extra: {
+        max: 10,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        statement_timeout: STATEMENT_TIMEOUT_MS,
+        // A schema other than "public" is selected for every connection of the pool.
+        ...(database.schema && { options: `-c search_path=${database.schema}` }),
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.path,
+    enableWAL: true,
+    timeout: SQLITE_BUSY_TIMEOUT_MS,
+    // TypeORM turns foreign keys on and creates the file's folder itself.
+  };
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.factory';
+import { ConfigurationError } from './config/environment';
+import { AppConfig, loadConfig } from './config/app-config';
+
+async function main(): Promise<void> {
+  const config = loadOrExit();
+  const app = await createApp(config);
+  await app.listen(config.port);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://localhost:${port}${config.basePath}`;
+  const logger = new Logger('Bootstrap');
+  logger.log(`Listening on ${url} (${config.database.type}, ${config.nodeEnv})`);
+  if (config.generatedAdminToken) {
+    logger.log(
+      `STATIC_TOKENS is unset: development admin token for this run: ${config.generatedAdminToken}`,
+    );
+  }
+}
+
+function loadOrExit(): AppConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`Refusing to start. ${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,28 @@
+// Three projects in one run: unit specs beside the code, then the end-to-end specs twice,
+// once on the embedded SQLite database and once on PostgreSQL (see test/support/).
+const shared = {
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  moduleNameMapper: {
+    '^@app/resource-kit$': '<rootDir>/libs/resource-kit/src/index.ts',
+    '^@app/resource-kit/(.*)$': '<rootDir>/libs/resource-kit/src/$1',
+  },
+  testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
+};
+
+const e2e = (database) => ({
+  ...shared,
+  displayName: `e2e:${database}`,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/libs/**/test/**/*.e2e-spec.ts'],
+  setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
+});
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    e2e('sqlite'),
+    e2e('postgres'),
+  ],
+};

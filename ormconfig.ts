@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from './apps/api/src/config/app-config';
+import { dataSourceOptions } from './apps/api/src/database/data-source.options';
+
+// The data source of the TypeORM CLI (npm run migration:*), configured from the same
+// environment as the service. It runs from the build output (dist/ormconfig.js).
+export default new DataSource({
+  ...dataSourceOptions(loadConfig().database),
+  entities: [join(__dirname, 'apps/api/src/**/*.entity.js')],
+});

@@ -1,0 +1,69 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+// Runs the built service (dist/, made by `npm test`'s pretest build) as `npm start` does.
+const MAIN = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'main.js');
+
+function startService(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function collect(stream: NodeJS.ReadableStream | null): () => string {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+async function waitFor(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = read().match(pattern);
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`no ${String(pattern)} in output:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('service process', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('starts in development, prints its URL and an admin token, and stops on SIGTERM', async () => {
+    const service = startService({ NODE_ENV: 'development', ...database.env });
+    const output = collect(service.stdout);
+    try {
+      const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
+      await waitFor(output, /development admin token for this run: [\w-]{43}/);
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ data: { status: 'ok' } });
+    } finally {
+      service.kill('SIGTERM');
+    }
+    // Nest closes the server and the database, then re-raises the signal to exit.
+    const [code, signal] = (await once(service, 'exit')) as [number | null, string | null];
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('refuses to start in production without JWT_SECRET', async () => {
+    const service = startService({ NODE_ENV: 'production', ...database.env });
+    const errors = collect(service.stderr);
+    const [code] = (await once(service, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(errors()).toContain('Refusing to start. Invalid configuration:');
+    expect(errors()).toContain('JWT_SECRET is required when NODE_ENV=production');
+  });
+});

@@ -1,0 +1,2 @@
+// Selects the embedded database for the e2e specs of this jest project.
+process.env.TEST_DATABASE = 'sqlite';
