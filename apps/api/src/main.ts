@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
 import { ConfigurationError } from './config/environment';
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const config = loadOrExit();
   const app = await createApp(config);
   await app.listen(config.port);
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   const url = `http://localhost:${port}${config.basePath}`;
   const logger = new Logger('Bootstrap');
   logger.log(`Listening on ${url} (${config.database.type}, ${config.nodeEnv})`);
