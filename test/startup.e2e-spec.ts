@@ -1,10 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import packageJson from '../package.json';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-// Runs the built service (dist/, made by `npm test`'s pretest build) as `npm start` does.
-const MAIN = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'main.js');
+// Runs the built service (dist/, made by `npm test`'s pretest build) as `npm start` does:
+// `node .`, that is package.json's "main".
+const MAIN = join(__dirname, '..', packageJson.main);
 
 function startService(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [MAIN], {
