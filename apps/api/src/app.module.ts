@@ -20,7 +20,7 @@ export class AppModule {
           // Fail fast at start instead of retrying for minutes.
           retryAttempts: 0,
         }),
-        ResourceKitModule.forRoot({ basePath: config.basePath }),
+        ResourceKitModule.forRoot({ secret: config.jwtSecret }),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

@@ -1,2 +1,22 @@
-export { ResourceKitModule, RESOURCE_KIT_OPTIONS } from './resource-kit.module';
-export type { ResourceKitOptions } from './resource-kit.module';
+// The public API of resource-kit. Applications import from here only.
+export { ResourceKitModule } from './resource-kit.module';
+export type { ResourceKitRootOptions } from './resource-kit.module';
+export type { ResourceKitOptions } from './resource-kit.options';
+export { ResourceModule } from './resource.module';
+export type { ResourceFeature } from './resource.module';
+
+export { Resource } from './decorators/resource.decorator';
+export type { ResourceOptions, ToManyOptions } from './decorators/resource.decorator';
+export { Attribute } from './decorators/attribute.decorator';
+export type { AttributeOptions } from './decorators/attribute.decorator';
+export { ToOne } from './decorators/to-one.decorator';
+export type { ToOneOptions } from './decorators/to-one.decorator';
+export { ResourceEntity } from './decorators/resource-entity';
+
+export { ResourceService } from './controller/resource.service';
+export type { RequestContext, WriteContext } from './controller/request-context';
+export type { ResourceInput } from './validation/input.parser';
+export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
+export type { KitErrorCode } from './errors/kit.error';
+export type { Operation, ResourceDefinition, AttributeDefinition } from './metadata/definition';
+export { readResourceDefinition } from './metadata/definition.reader';

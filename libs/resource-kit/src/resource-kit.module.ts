@@ -1,23 +1,51 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { createHash } from 'node:crypto';
+import { ResourceRegistry } from './controller/resource-registry';
+import { CURSOR_CODEC } from './controller/resource.service';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { KitExceptionFilter } from './http/exception.filter';
+import { JsonBodyMiddleware } from './http/json-body.middleware';
+import { OperationGuard } from './http/operation.guard';
 import { HealthController } from './operations/health.controller';
+import { CursorCodec } from './query/cursor.codec';
+import {
+  RESOURCE_KIT_OPTIONS,
+  ResourceKitOptions,
+  resolveKitOptions,
+} from './resource-kit.options';
 
-/** Options a service gives the kit once, in its root module. */
-export interface ResourceKitOptions {
-  /** Path prefix of every resource route, e.g. "/" or "/api". */
-  basePath: string;
+export interface ResourceKitRootOptions extends ResourceKitOptions {
+  /** Server secret from which the kit derives its signing keys (cursors). */
+  secret: string;
 }
 
-export const RESOURCE_KIT_OPTIONS = Symbol('RESOURCE_KIT_OPTIONS');
-
+/**
+ * The kit's global machinery, registered once in the root module as APP_* providers so
+ * that test apps behave exactly like production: body parsing, 405s, the envelope, errors.
+ */
+@Global()
 @Module({})
-export class ResourceKitModule {
-  static forRoot(options: ResourceKitOptions): DynamicModule {
+export class ResourceKitModule implements NestModule {
+  static forRoot(options: ResourceKitRootOptions): DynamicModule {
+    const cursorKey = createHash('sha256').update(`cursor:${options.secret}`).digest('base64url');
     return {
       module: ResourceKitModule,
-      global: true,
       controllers: [HealthController],
-      providers: [{ provide: RESOURCE_KIT_OPTIONS, useValue: Object.freeze({ ...options }) }],
-      exports: [RESOURCE_KIT_OPTIONS],
+      providers: [
+        { provide: RESOURCE_KIT_OPTIONS, useValue: resolveKitOptions(options) },
+        { provide: CURSOR_CODEC, useValue: new CursorCodec(cursorKey) },
+        ResourceRegistry,
+        JsonBodyMiddleware,
+        { provide: APP_FILTER, useClass: KitExceptionFilter },
+        { provide: APP_GUARD, useClass: OperationGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+      exports: [RESOURCE_KIT_OPTIONS, CURSOR_CODEC, ResourceRegistry],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes('*');
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { KitError } from '../errors/kit.error';
 
 /** Liveness and readiness probes for load balancers and orchestrators, outside the base path. */
 @Controller()
@@ -7,9 +8,8 @@ export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
   @Get('healthz')
-  @HttpCode(200)
   live() {
-    return { data: { status: 'ok' } };
+    return { status: 'ok' };
   }
 
   @Get('readyz')
@@ -17,8 +17,8 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
-      throw new ServiceUnavailableException({ error: ['database unavailable'] });
+      throw new KitError('unavailable', ['the database is unavailable'], { 'Retry-After': '5' });
     }
-    return { data: { status: 'ok' } };
+    return { status: 'ok' };
   }
 }

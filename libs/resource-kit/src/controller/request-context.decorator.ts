@@ -1,0 +1,14 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { RequestContext } from './request-context';
+
+/** The request's context; the auth layer puts the caller on `request.user`. */
+export function requestContextOf(request: Request): RequestContext {
+  const caller = (request as Request & { user?: RequestContext['caller'] }).user;
+  return caller ? { caller } : {};
+}
+
+export const Context = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): RequestContext =>
+    requestContextOf(ctx.switchToHttp().getRequest<Request>()),
+);

@@ -1,0 +1,84 @@
+import { Column, ColumnOptions } from 'typeorm';
+import type { AttributeType, Visibility } from '../metadata/definition';
+import { snakeCase } from '../metadata/naming';
+import { MemberDeclaration, recordMember } from './member-declarations';
+
+export interface AttributeOptions {
+  type: AttributeType;
+  /** Allowed values of an `enum` attribute. */
+  values?: readonly string[];
+  /** Not required on create. */
+  optional?: boolean;
+  /** May be null (in input when writable, and in output). */
+  nullable?: boolean;
+  /** `true` (create and patch, the default), `'create'` (create only) or `false` (read-only). */
+  writable?: boolean | 'create';
+  /** `'always'` (default), `'never'` (write-only) or `'on-create'` (only in the POST response). */
+  output?: Visibility;
+  minLength?: number;
+  /** Strings default to 255. */
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  /** `false` for an attribute the entity does not store (a password, a token). */
+  column?: false | Pick<ColumnOptions, 'default' | 'unique'>;
+}
+
+const DEFAULT_MAX_LENGTH = 255;
+
+/**
+ * Declares one attribute of a resource and maps it to a column.
+ * @example
+ *   @Attribute({ type: 'integer', min: 0 }) priceCents!: number;   // "price_cents" on the wire
+ */
+export function Attribute(options: AttributeOptions): PropertyDecorator {
+  return (prototype, property) => {
+    const member = memberOf(String(property), options);
+    recordMember(prototype, member);
+    if (options.column !== false) {
+      Column({ ...columnFor(member), ...options.column })(prototype, property);
+    }
+  };
+}
+
+function memberOf(property: string, options: AttributeOptions): MemberDeclaration {
+  const writable = options.writable ?? true;
+  return {
+    property,
+    type: options.type,
+    values: options.values,
+    optional: options.optional ?? writable === false,
+    nullable: options.nullable ?? false,
+    writable,
+    output: options.output ?? 'always',
+    minLength: options.minLength,
+    maxLength:
+      options.type === 'string' ? (options.maxLength ?? DEFAULT_MAX_LENGTH) : options.maxLength,
+    min: options.min,
+    max: options.max,
+  };
+}
+
+/** The portable column (same declaration on PostgreSQL and SQLite) for an attribute. */
+export function columnFor(member: MemberDeclaration): ColumnOptions {
+  const base = { name: snakeCase(member.property), nullable: member.nullable };
+  switch (member.type) {
+    case 'string':
+      return member.maxLength! <= DEFAULT_MAX_LENGTH
+        ? { ...base, type: 'varchar', length: member.maxLength }
+        : { ...base, type: 'text' };
+    case 'enum':
+      return { ...base, type: 'varchar', length: Math.max(...member.values!.map((v) => v.length)) };
+    case 'integer':
+      return { ...base, type: 'integer' };
+    case 'number':
+      return { ...base, type: 'double precision' };
+    case 'boolean':
+      return { ...base, type: 'boolean' };
+    case 'date':
+      return { ...base, type: 'date' };
+    case 'time':
+      // `timestamp` on PostgreSQL, `datetime` on SQLite; the service runs in UTC.
+      return { ...base, type: Date };
+  }
+}

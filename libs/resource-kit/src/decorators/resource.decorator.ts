@@ -1,0 +1,33 @@
+import { Entity, Index } from 'typeorm';
+import type { EntityClass, Operation } from '../metadata/definition';
+import { RESOURCE_OPTIONS } from '../metadata/keys';
+
+export interface ToManyOptions {
+  target: () => EntityClass;
+  /** The target's @ToOne property pointing back at this resource (e.g. `cartId`). */
+  inverse: string;
+}
+
+export interface ResourceOptions {
+  /** Plural type, equal to the path segment and the table name. */
+  type: string;
+  /** Supported operations; the others answer 405. */
+  operations: readonly Operation[];
+  /** To-many relationships, read through GET /{type}/{id}/{name}. */
+  toMany?: Readonly<Record<string, ToManyOptions>>;
+}
+
+/**
+ * Declares an entity class as a resource: its table, its type on the wire and its verbs.
+ * @example
+ *   @Resource({ type: 'widgets', operations: ['list', 'read', 'create', 'update', 'delete'] })
+ *   export class Widget extends ResourceEntity { ... }
+ */
+export function Resource(options: ResourceOptions): ClassDecorator {
+  return (target) => {
+    Reflect.defineMetadata(RESOURCE_OPTIONS, Object.freeze({ ...options }), target);
+    Entity(options.type)(target);
+    // Backs the default order (created_at, then id) and keyset pages over it.
+    Index(`${options.type}_created_at_id`, ['createdAt', 'id'])(target);
+  };
+}

@@ -1,0 +1,50 @@
+import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
+import type { EntityClass } from '../metadata/definition';
+import { snakeCase } from '../metadata/naming';
+import { recordMember } from './member-declarations';
+
+export interface ToOneOptions {
+  /** `true` (default), `'create'` or `false` (read-only, set by the service). */
+  writable?: boolean | 'create';
+  optional?: boolean;
+  nullable?: boolean;
+  /** What the database does to this row when the target is deleted (default: refuse). */
+  onDelete?: 'CASCADE' | 'RESTRICT' | 'SET NULL';
+}
+
+export const ID_COLUMN = { type: 'varchar', length: 36 } as const;
+
+/**
+ * Declares a to-one relationship on its id property: `cartId` is `cart_id` on the wire, and
+ * GET /{type}/{id}/cart reads the target. The column carries a foreign key and an index.
+ * @example
+ *   @ToOne(() => Cart, { writable: 'create' }) cartId!: string;
+ */
+export function ToOne(target: () => EntityClass, options: ToOneOptions = {}): PropertyDecorator {
+  return (prototype, property) => {
+    const idProperty = String(property);
+    if (!idProperty.endsWith('Id')) {
+      throw new Error(`@ToOne property ${idProperty} must end with "Id" (e.g. cartId)`);
+    }
+    const relationship = idProperty.slice(0, -2);
+    const writable = options.writable ?? true;
+    recordMember(prototype, {
+      property: idProperty,
+      type: 'string',
+      optional: options.optional ?? writable === false,
+      nullable: options.nullable ?? false,
+      writable,
+      output: 'always',
+      maxLength: ID_COLUMN.length,
+      reference: { relationship, target },
+    });
+    const name = snakeCase(idProperty);
+    Column({ ...ID_COLUMN, name, nullable: options.nullable ?? false })(prototype, property);
+    Index()(prototype, property);
+    ManyToOne(target, { onDelete: options.onDelete ?? 'RESTRICT', nullable: options.nullable })(
+      prototype,
+      relationship,
+    );
+    JoinColumn({ name })(prototype, relationship);
+  };
+}

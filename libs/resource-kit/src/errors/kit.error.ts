@@ -1,0 +1,36 @@
+/** The kinds of failure the kit reports; errors/status.ts maps each to its HTTP status. */
+export type KitErrorCode =
+  | 'invalid_input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'unavailable';
+
+/** A failure the client should see: a code and one message per problem. */
+export class KitError extends Error {
+  constructor(
+    readonly code: KitErrorCode,
+    readonly messages: readonly string[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(messages.join('; '));
+    this.name = 'KitError';
+  }
+}
+
+export const invalidInput = (messages: readonly string[]) =>
+  new KitError('invalid_input', messages);
+export const notFound = (message = 'not found') => new KitError('not_found', [message]);
+export const conflict = (message: string) => new KitError('conflict', [message]);
+export const methodNotAllowed = (method: string, allow: readonly string[]) =>
+  new KitError(
+    'method_not_allowed',
+    [`${method} is not allowed here; allowed: ${allow.join(', ')}`],
+    {
+      Allow: allow.join(', '),
+    },
+  );

@@ -1,0 +1,14 @@
+import { HttpStatus } from '@nestjs/common';
+import type { KitErrorCode } from './kit.error';
+
+export const STATUS_OF: Readonly<Record<KitErrorCode, HttpStatus>> = {
+  invalid_input: HttpStatus.BAD_REQUEST,
+  unauthenticated: HttpStatus.UNAUTHORIZED,
+  forbidden: HttpStatus.FORBIDDEN,
+  not_found: HttpStatus.NOT_FOUND,
+  method_not_allowed: HttpStatus.METHOD_NOT_ALLOWED,
+  conflict: HttpStatus.CONFLICT,
+  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+};

@@ -1,0 +1,25 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { map, Observable } from 'rxjs';
+import { serializeResource } from '../serialization/resource.serializer';
+import { ResourceResponse } from '../serialization/resource-response';
+import { assertValidOutput } from '../validation/output.validator';
+
+/** Wraps every successful response in `{data}` (and `cursor` for collections), checked first. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((result) => envelope(result)));
+  }
+}
+
+function envelope(result: unknown): unknown {
+  if (!(result instanceof ResourceResponse)) return { data: result };
+  const { definition, body } = result;
+  const wire = (entity: object, created: boolean) => {
+    const resource = serializeResource(definition, entity, { created });
+    assertValidOutput(definition, resource, { created });
+    return resource;
+  };
+  if ('entity' in body) return { data: wire(body.entity, body.created) };
+  return { data: body.entities.map((entity) => wire(entity, false)), cursor: body.cursor };
+}

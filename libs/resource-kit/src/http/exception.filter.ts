@@ -1,0 +1,88 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { KitError } from '../errors/kit.error';
+import { STATUS_OF } from '../errors/status';
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
+import { databaseFailure } from '../persistence/database-errors';
+
+interface Failure {
+  status: number;
+  messages: readonly string[];
+  headers?: Readonly<Record<string, string>>;
+}
+
+const INTERNAL: Failure = { status: 500, messages: ['internal server error'] };
+
+/** The one place where failures become HTTP: status, headers and the error envelope. */
+@Catch()
+export class KitExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ResourceKit');
+
+  constructor(@Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const failure = this.describe(exception);
+    if (failure.status >= 500)
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (response.headersSent) return;
+    response
+      .status(failure.status)
+      .set(failure.headers ?? {})
+      .json({ [this.options.errorKey]: failure.messages });
+  }
+
+  private describe(exception: unknown): Failure {
+    if (exception instanceof KitError) {
+      return {
+        status: STATUS_OF[exception.code],
+        messages: exception.messages,
+        headers: exception.headers,
+      };
+    }
+    if (exception instanceof HttpException) return fromHttpException(exception);
+    return bodyParserFailure(exception) ?? databaseFailure(exception) ?? INTERNAL;
+  }
+}
+
+// Nest's own exceptions: routing misses (404) and anything a guard or pipe throws.
+function fromHttpException(exception: HttpException): Failure {
+  const status = exception.getStatus();
+  if (status >= 500) return INTERNAL;
+  if (status === 404) return { status, messages: ['no such path'] };
+  const body = exception.getResponse();
+  const message =
+    typeof body === 'object' && body !== null && 'message' in body ? body.message : body;
+  const messages = Array.isArray(message) ? message.map(String) : [String(message)];
+  return { status, messages };
+}
+
+// Errors of the JSON body parser carry a `type` and a 4xx status.
+function bodyParserFailure(exception: unknown): Failure | undefined {
+  const error = exception as { type?: unknown; status?: unknown; limit?: unknown };
+  switch (error?.type) {
+    case 'entity.parse.failed':
+      return { status: 400, messages: ['the body is not valid JSON'] };
+    case 'entity.too.large':
+      return {
+        status: 413,
+        messages: [`the body is larger than the limit of ${String(error.limit)} bytes`],
+      };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, messages: ['the body must be UTF-8 encoded JSON'] };
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return { status: 400, messages: ['the body could not be read'] };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+import type { MemberDeclaration } from '../decorators/member-declarations';
+import type { ResourceOptions } from '../decorators/resource.decorator';
+import {
+  AttributeDefinition,
+  EntityClass,
+  OPERATIONS,
+  ResourceDefinition,
+  ToManyDefinition,
+} from './definition';
+import { RESOURCE_MEMBERS, RESOURCE_OPTIONS } from './keys';
+import { KeyCasing, wireName } from './naming';
+
+const cache = new Map<KeyCasing, WeakMap<EntityClass, ResourceDefinition>>();
+
+/** The one reader of resource metadata: a complete, frozen definition, built once per class. */
+export function readResourceDefinition(
+  entity: EntityClass,
+  casing: KeyCasing = 'snake_case',
+): ResourceDefinition {
+  const byEntity = cache.get(casing) ?? new WeakMap<EntityClass, ResourceDefinition>();
+  cache.set(casing, byEntity);
+  let definition = byEntity.get(entity);
+  if (!definition) {
+    definition = buildDefinition(entity, casing);
+    byEntity.set(entity, definition);
+  }
+  return definition;
+}
+
+function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefinition {
+  const options = Reflect.getMetadata(RESOURCE_OPTIONS, entity) as ResourceOptions | undefined;
+  if (!options) throw new Error(`${entity.name} is not decorated with @Resource`);
+  const members = (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype) ??
+    []) as MemberDeclaration[];
+  const attributes = members.map((member) => attributeOf(member, casing));
+  const unknown = options.operations.filter((op) => !OPERATIONS.includes(op));
+  if (unknown.length > 0) throw new Error(`${entity.name}: unknown operations ${unknown.join()}`);
+  return Object.freeze({
+    type: options.type,
+    entity,
+    operations: new Set(options.operations),
+    attributes: Object.freeze(attributes),
+    attributeByName: new Map(attributes.map((attribute) => [attribute.name, attribute])),
+    toOne: new Map(
+      attributes
+        .filter((attribute) => attribute.reference)
+        .map((attribute) => [attribute.reference!.relationship, attribute]),
+    ),
+    toMany: new Map(
+      Object.entries(options.toMany ?? {}).map(([name, relation]): [string, ToManyDefinition] => [
+        name,
+        Object.freeze({ name, ...relation }),
+      ]),
+    ),
+  });
+}
+
+function attributeOf(member: MemberDeclaration, casing: KeyCasing): AttributeDefinition {
+  const { property, optional, writable, reference, ...shape } = member;
+  return Object.freeze({
+    ...shape,
+    name: wireName(property, casing),
+    property,
+    required: !optional,
+    writable: Object.freeze({ create: writable !== false, patch: writable === true }),
+    reference: reference && Object.freeze({ ...reference }),
+  });
+}

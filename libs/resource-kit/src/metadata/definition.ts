@@ -1,0 +1,62 @@
+/** The operations a resource can support, one per verb and path shape. */
+export const OPERATIONS = ['list', 'create', 'read', 'update', 'delete'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export type AttributeType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'time' | 'enum';
+
+/** When a member may be written: on create, on patch, both, or never (read-only). */
+export interface Writability {
+  readonly create: boolean;
+  readonly patch: boolean;
+}
+
+/** When a member appears in responses. */
+export type Visibility = 'always' | 'never' | 'on-create';
+
+export type EntityClass<T = object> = abstract new (...args: never[]) => T;
+
+/** One attribute of a resource, as the wire sees it. */
+export interface AttributeDefinition {
+  /** Wire name (snake_case, or camelCase when the service chose it). */
+  readonly name: string;
+  /** Entity property that holds the value. */
+  readonly property: string;
+  readonly type: AttributeType;
+  readonly values?: readonly string[];
+  readonly nullable: boolean;
+  /** Must be present on create. */
+  readonly required: boolean;
+  readonly writable: Writability;
+  readonly output: Visibility;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  /** The attribute names a to-one relationship (`cart_id` for `cart`). */
+  readonly reference?: ReferenceDefinition;
+}
+
+export interface ReferenceDefinition {
+  /** Relationship name (`cart`), the path segment of GET /{type}/{id}/cart. */
+  readonly relationship: string;
+  readonly target: () => EntityClass;
+}
+
+export interface ToManyDefinition {
+  /** Relationship name and path segment (`cart_items`). */
+  readonly name: string;
+  readonly target: () => EntityClass;
+  /** Property of the target entity that holds the owner's id. */
+  readonly inverse: string;
+}
+
+/** The frozen, complete description of a resource; everything downstream reads only this. */
+export interface ResourceDefinition {
+  readonly type: string;
+  readonly entity: EntityClass;
+  readonly operations: ReadonlySet<Operation>;
+  readonly attributes: readonly AttributeDefinition[];
+  readonly attributeByName: ReadonlyMap<string, AttributeDefinition>;
+  readonly toOne: ReadonlyMap<string, AttributeDefinition>;
+  readonly toMany: ReadonlyMap<string, ToManyDefinition>;
+}

@@ -1,0 +1,53 @@
+import { QueryFailedError } from 'typeorm';
+
+interface DatabaseFailure {
+  status: number;
+  messages: readonly string[];
+  headers?: Readonly<Record<string, string>>;
+}
+
+const RETRY_AFTER = { 'Retry-After': '5' };
+// PostgreSQL SQLSTATEs and node/pg connection error codes that mean "database unreachable".
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P03',
+  '53300',
+  'SQLITE_BUSY',
+]);
+
+/**
+ * Maps what the database refused to its HTTP meaning: a unique value taken is 409, a
+ * vanished reference is 400, an unreachable database is 503. Anything else stays a 500.
+ */
+export function databaseFailure(exception: unknown): DatabaseFailure | undefined {
+  const code = driverCode(exception);
+  if (code === undefined) return undefined;
+  if (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  ) {
+    return { status: 409, messages: ['a resource with this unique value already exists'] };
+  }
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return { status: 409, messages: ['the change conflicts with related resources'] };
+  }
+  if (UNAVAILABLE.has(code) || /connection|timeout/i.test(String((exception as Error).message))) {
+    return {
+      status: 503,
+      messages: ['the database is unavailable; try again later'],
+      headers: RETRY_AFTER,
+    };
+  }
+  return undefined;
+}
+
+function driverCode(exception: unknown): string | undefined {
+  const error = (exception instanceof QueryFailedError ? exception.driverError : exception) as
+    { code?: unknown } | undefined;
+  return typeof error?.code === 'string' ? error.code : undefined;
+}

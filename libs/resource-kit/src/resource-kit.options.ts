@@ -1,0 +1,23 @@
+import type { KeyCasing } from './metadata/naming';
+
+/** What a service tells the kit once, in ResourceKitModule.forRoot. */
+export interface ResourceKitOptions {
+  /** Member of error responses: `error` (default) or `errors`. */
+  errorKey?: 'error' | 'errors';
+  /** Key casing of every member on the wire (default snake_case). */
+  keyCasing?: KeyCasing;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+}
+
+export type ResolvedKitOptions = Readonly<Required<ResourceKitOptions>>;
+
+export const RESOURCE_KIT_OPTIONS = Symbol('RESOURCE_KIT_OPTIONS');
+
+export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptions {
+  return Object.freeze({
+    errorKey: options.errorKey ?? 'error',
+    keyCasing: options.keyCasing ?? 'snake_case',
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+  });
+}

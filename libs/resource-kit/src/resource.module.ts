@@ -1,0 +1,42 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { createResourceController } from './controller/resource-controller.factory';
+import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
+import type { EntityClass } from './metadata/definition';
+import { readResourceDefinition } from './metadata/definition.reader';
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from './resource-kit.options';
+
+export interface ResourceFeature {
+  /** The resource's behaviour beyond CRUD: a ResourceService subclass with hooks. */
+  service?: Type<ResourceService>;
+}
+
+/** Puts one declared resource on the wire. */
+@Module({})
+export class ResourceModule {
+  /**
+   * @example
+   *   @Module({ imports: [ResourceModule.forFeature(Widget)] })
+   *   export class WidgetsModule {}
+   */
+  static forFeature(entity: EntityClass, feature: ResourceFeature = {}): DynamicModule {
+    const service = feature.service ?? ResourceService;
+    // The type is all the routes need; the rest waits for the service's key casing.
+    const controller = createResourceController(readResourceDefinition(entity), service);
+    return {
+      module: ResourceModule,
+      imports: [TypeOrmModule.forFeature([entity as Type])],
+      controllers: [controller],
+      providers: [
+        service,
+        {
+          provide: RESOURCE_DEFINITION,
+          inject: [RESOURCE_KIT_OPTIONS],
+          useFactory: (options: ResolvedKitOptions) =>
+            readResourceDefinition(entity, options.keyCasing),
+        },
+      ],
+      exports: [service],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+
+/** `YYYY-MM-DD`, and a day that exists (no February 30th). */
+export function isCalendarDate(value: unknown): value is string {
+  const match = typeof value === 'string' ? DATE.exec(value) : null;
+  return !!match && isRealDay(+match[1], +match[2], +match[3]);
+}
+
+/** UTC `YYYY-MM-DDTHH:MM:SSZ`, no fractional seconds, no offset. */
+export function isUtcTime(value: unknown): value is string {
+  const match = typeof value === 'string' ? TIME.exec(value) : null;
+  return (
+    !!match &&
+    isRealDay(+match[1], +match[2], +match[3]) &&
+    +match[4] < 24 &&
+    +match[5] < 60 &&
+    +match[6] < 60
+  );
+}
+
+function isRealDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+}
+
+/** The wire form of a time, whatever the database returned (Date or text, with or without zone). */
+export function formatTime(value: Date | string): string {
+  const date = typeof value === 'string' ? parseStoredTime(value) : value;
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The wire form of a date column (text on both engines; a Date if a driver parsed it). */
+export function formatDate(value: Date | string): string {
+  return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
+}
+
+// SQLite returns "YYYY-MM-DD HH:MM:SS.SSS" (UTC, no zone); treat zone-less text as UTC.
+function parseStoredTime(text: string): Date {
+  const iso = text.includes('T') ? text : text.replace(' ', 'T');
+  return new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
+}

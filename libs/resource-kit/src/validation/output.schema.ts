@@ -1,0 +1,64 @@
+import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema (2020-12) of a resource as responses show it; the output validator
+ * compiles it, and the OpenAPI document publishes it.
+ */
+export function outputSchema(
+  definition: ResourceDefinition,
+  options: { created: boolean },
+): JsonSchema {
+  const shown = definition.attributes.filter(
+    (a) => a.output === 'always' || (a.output === 'on-create' && options.created),
+  );
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'id', ...shown.map((a) => a.name)],
+    properties: {
+      type: { const: definition.type },
+      id: { type: 'string', minLength: 1 },
+      ...Object.fromEntries(shown.map((a) => [a.name, attributeSchema(a)])),
+    },
+  };
+}
+
+export function attributeSchema(attribute: AttributeDefinition): JsonSchema {
+  const schema = valueSchema(attribute);
+  if (!attribute.nullable) return schema;
+  return attribute.type === 'enum'
+    ? { ...schema, enum: [...attribute.values!, null] }
+    : { ...schema, type: [schema.type, 'null'] };
+}
+
+function valueSchema(attribute: AttributeDefinition): JsonSchema {
+  switch (attribute.type) {
+    case 'string':
+      return {
+        type: 'string',
+        maxLength: attribute.maxLength,
+        ...(attribute.minLength && { minLength: attribute.minLength }),
+      };
+    case 'enum':
+      return { type: 'string', enum: [...attribute.values!] };
+    case 'integer':
+      return { type: 'integer', ...range(attribute) };
+    case 'number':
+      return { type: 'number', ...range(attribute) };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'time':
+      return { type: 'string', format: 'date-time' };
+  }
+}
+
+function range(attribute: AttributeDefinition) {
+  return {
+    ...(attribute.min !== undefined && { minimum: attribute.min }),
+    ...(attribute.max !== undefined && { maximum: attribute.max }),
+  };
+}
