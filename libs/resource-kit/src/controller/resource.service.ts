@@ -26,7 +26,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(CURSOR_CODEC) private readonly cursors!: CursorCodec;
 
   onModuleInit(): void {
-    this.registry.register(this as unknown as ResourceService);
+    this.registry.register(this);
   }
 
   // ---- Hooks -------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   // ---- Helpers for subclasses --------------------------------------------------------------
 
   protected repository(manager: EntityManager = this.dataSource.manager): Repository<T> {
-    return manager.getRepository<T>(this.definition.entity as never);
+    return manager.getRepository<T>(this.definition.entity);
   }
 
   /** A query over this resource as the caller sees it; inside a write, on its transaction. */

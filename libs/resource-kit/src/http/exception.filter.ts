@@ -48,7 +48,7 @@ export class KitExceptionFilter implements ExceptionFilter {
       };
     }
     if (exception instanceof HttpException) return fromHttpException(exception);
-    return bodyParserFailure(exception) ?? databaseFailure(exception) ?? INTERNAL;
+    return databaseFailure(exception) ?? INTERNAL;
   }
 }
 
@@ -62,27 +62,4 @@ function fromHttpException(exception: HttpException): Failure {
     typeof body === 'object' && body !== null && 'message' in body ? body.message : body;
   const messages = Array.isArray(message) ? message.map(String) : [String(message)];
   return { status, messages };
-}
-
-// Errors of the JSON body parser carry a `type` and a 4xx status.
-function bodyParserFailure(exception: unknown): Failure | undefined {
-  const error = exception as { type?: unknown; status?: unknown; limit?: unknown };
-  switch (error?.type) {
-    case 'entity.parse.failed':
-      return { status: 400, messages: ['the body is not valid JSON'] };
-    case 'entity.too.large':
-      return {
-        status: 413,
-        messages: [`the body is larger than the limit of ${String(error.limit)} bytes`],
-      };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, messages: ['the body must be UTF-8 encoded JSON'] };
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return { status: 400, messages: ['the body could not be read'] };
-    default:
-      return undefined;
-  }
 }

@@ -30,7 +30,7 @@ export function readResourceDefinition(
 function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefinition {
   const options = Reflect.getMetadata(RESOURCE_OPTIONS, entity) as ResourceOptions | undefined;
   if (!options) throw new Error(`${entity.name} is not decorated with @Resource`);
-  const members = (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype) ??
+  const members = (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype as object) ??
     []) as MemberDeclaration[];
   const attributes = members.map((member) => attributeOf(member, casing));
   const unknown = options.operations.filter((op) => !OPERATIONS.includes(op));

@@ -28,7 +28,10 @@ export async function keysetPage<T extends ObjectLiteral>(
       string,
       string,
     ];
-    const after = query.connection.driver.preparePersistentValue(new Date(time), createdAt) as unknown;
+    const after = query.connection.driver.preparePersistentValue(
+      new Date(time),
+      createdAt,
+    ) as unknown;
     query.andWhere(
       `(${ALIAS}.${createdAt.databaseName} > :afterTime OR (${ALIAS}.${createdAt.databaseName} = :afterTime AND ${ALIAS}.${id.databaseName} > :afterId))`,
       { afterTime: after, afterId: lastId },

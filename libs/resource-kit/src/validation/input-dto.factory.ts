@@ -1,6 +1,5 @@
 import {
   IsBoolean,
-  IsDefined,
   IsIn,
   IsInt,
   IsNumber,
@@ -35,7 +34,7 @@ export function buildInputDto(definition: ResourceDefinition, mode: InputMode): 
   Object.defineProperty(dto, 'name', { value: `${definition.type}:${mode}` });
   for (const attribute of definition.attributes.filter((a) => a.writable[mode])) {
     for (const decorator of presenceRules(attribute, mode).concat(valueRules(attribute))) {
-      decorator(dto.prototype, attribute.name);
+      decorator(dto.prototype as object, attribute.name);
     }
   }
   return dto;
@@ -55,7 +54,8 @@ function presenceRules(attribute: AttributeDefinition, mode: InputMode): Propert
     rules.push(ValidateIf((o: Record<string, unknown>) => required || present(o)));
     rules.push(NotEquals(null, message('must not be null')));
   }
-  if (required) rules.push(IsDefined(message('is required')));
+  // Not IsDefined: class-validator runs it before everything else, and it also rejects null.
+  if (required) rules.push(check('present', (value) => value !== undefined, 'is required'));
   return rules;
 }
 

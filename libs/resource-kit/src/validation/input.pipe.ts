@@ -9,6 +9,7 @@ import {
 import type { Request } from 'express';
 import { ResourceRegistry } from '../controller/resource-registry';
 import { invalidInput } from '../errors/kit.error';
+import { assertBodyReadable } from '../http/json-body.middleware';
 import type { ResourceDefinition } from '../metadata/definition';
 import { InputMode } from './input-dto.factory';
 import { parseInput, ResourceInput } from './input.parser';
@@ -27,6 +28,7 @@ interface RawInput {
 export const ResourceBody = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): RawInput => {
     const request = ctx.switchToHttp().getRequest<Request>();
+    assertBodyReadable(request);
     const id = request.params.id;
     return {
       body: request.body as unknown,
