@@ -1,5 +1,8 @@
 // Three projects in one run: unit specs beside the code, then the end-to-end specs twice,
 // once on the embedded SQLite database and once on PostgreSQL (see test/support/).
+// As in production (main.ts): the process runs in UTC. Workers inherit it.
+process.env.TZ = 'UTC';
+
 const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },

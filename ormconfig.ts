@@ -1,3 +1,5 @@
+// Same as the service: times are UTC in zone-less columns.
+process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';

@@ -1,3 +1,6 @@
+// Times are stored as UTC in zone-less columns on both engines; the process must agree.
+process.env.TZ = 'UTC';
+
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';

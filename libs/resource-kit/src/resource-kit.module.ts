@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import { ResourceRegistry } from './controller/resource-registry';
 import { CURSOR_CODEC } from './controller/resource.service';
+import { ClientErrorResponder } from './http/client-error.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
@@ -37,6 +38,7 @@ export class ResourceKitModule implements NestModule {
         { provide: CURSOR_CODEC, useValue: new CursorCodec(cursorKey) },
         ResourceRegistry,
         JsonBodyMiddleware,
+        ClientErrorResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
         { provide: APP_GUARD, useClass: OperationGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

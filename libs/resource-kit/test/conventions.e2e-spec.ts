@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
 import request from 'supertest';
 import { FixtureApp, startFixtureApp } from './fixture/fixture-app';
 
@@ -339,7 +341,42 @@ describe('resource-kit conventions', () => {
     });
   });
 
+  describe('requests the HTTP parser refuses', () => {
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = (fixture.app.getHttpServer() as Server).address() as AddressInfo;
+        const socket = connect(port, '127.0.0.1', () => socket.end(text));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+
+    it('answers a malformed request in the envelope', async () => {
+      const answer = await raw('GET /widgets HTTP/1.1\r\nHost: x\r\nbroken header line\r\n\r\n');
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toMatch(/Content-Type: application\/json/);
+      expect(answer.endsWith('{"error":["the request is malformed"]}')).toBe(true);
+    });
+
+    it('answers oversized headers with 431 in the envelope', async () => {
+      const answer = await raw(
+        `GET /widgets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+      expect(answer.endsWith('{"error":["the request headers are too large"]}')).toBe(true);
+    });
+  });
+
   describe('output', () => {
+    it('answers 500 with a generic message when a hook fails, and changes nothing', async () => {
+      const response = await createWidget({ name: 'explode' }).expect(500);
+      expect(response.body).toEqual({ error: ['internal server error'] });
+      const { body } = await http().get('/widgets?limit=100').expect(200);
+      const names = (body.data as { name: string }[]).map((w) => w.name);
+      expect(names).not.toContain('explode');
+    });
+
     it('answers 500 with nothing of an off-declaration response', async () => {
       const corrupt = (await createWidget({ name: 'corrupt', secret: 'leaked-secret' }).expect(201))
         .body.data;

@@ -29,8 +29,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
         max: 10,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         statement_timeout: STATEMENT_TIMEOUT_MS,
-        // A schema other than "public" is selected for every connection of the pool.
-        ...(database.schema && { options: `-c search_path=${database.schema}` }),
+        options: sessionOptions(database.schema),
       },
     };
   }
@@ -42,4 +41,10 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     timeout: SQLITE_BUSY_TIMEOUT_MS,
     // TypeORM turns foreign keys on and creates the file's folder itself.
   };
+}
+
+// Every session runs in UTC (times are stored in zone-less columns) and, when a schema is
+// configured, finds its tables there.
+function sessionOptions(schema?: string): string {
+  return ['-c timezone=UTC', ...(schema ? [`-c search_path=${schema}`] : [])].join(' ');
 }
