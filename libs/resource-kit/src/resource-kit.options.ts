@@ -1,4 +1,5 @@
 import type { KeyCasing } from './metadata/naming';
+import type { PageLimits, PaginationStyle } from './query/pagination';
 
 /** What a service tells the kit once, in ResourceKitModule.forRoot. */
 export interface ResourceKitOptions {
@@ -8,6 +9,10 @@ export interface ResourceKitOptions {
   keyCasing?: KeyCasing;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** `cursor` (keyset, default), `offset` (offset+limit) or `page` (page+per_page). */
+  pagination?: PaginationStyle;
+  /** Page size when the client gives none, and the largest it may ask for (25 and 100). */
+  pageSize?: PageLimits;
 }
 
 export type ResolvedKitOptions = Readonly<Required<ResourceKitOptions>>;
@@ -19,5 +24,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     errorKey: options.errorKey ?? 'error',
     keyCasing: options.keyCasing ?? 'snake_case',
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    pagination: options.pagination ?? 'cursor',
+    pageSize: Object.freeze({ ...(options.pageSize ?? { default: 25, max: 100 }) }),
   });
 }

@@ -15,7 +15,8 @@ import {
 import type { Request } from 'express';
 import { notFound } from '../errors/kit.error';
 import type { ResourceDefinition } from '../metadata/definition';
-import { parseQueryParameters } from '../query/query-parameters.parser';
+import { parseResourceQuery } from '../query/query-parameters.parser';
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { ResourceResponse } from '../serialization/resource-response';
 import { createInputPipe, ResourceBody } from '../validation/input.pipe';
 import type { ResourceInput } from '../validation/input.parser';
@@ -49,7 +50,19 @@ export function createResourceController(
     constructor(
       @Inject(serviceToken) private readonly service: ResourceService,
       @Inject(ResourceRegistry) private readonly registry: ResourceRegistry,
+      @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
     ) {}
+
+    private parse(
+      query: string,
+      shape: Parameters<typeof parseResourceQuery>[1],
+      definition: ResourceDefinition,
+    ) {
+      return parseResourceQuery(query, shape, definition, {
+        pagination: this.options.pagination,
+        limits: this.options.pageSize,
+      });
+    }
 
     // Wire names follow the service's key casing, which the service's definition carries.
     private get definition(): ResourceDefinition {
@@ -59,7 +72,10 @@ export function createResourceController(
     @Get()
     @HandlesOperation({ shape: 'collection', operation: 'list' })
     async list(@RawQuery() query: string, @Context() context: RequestContext) {
-      const page = await this.service.list(parseQueryParameters(query, 'collection'), context);
+      const page = await this.service.list(
+        this.parse(query, 'collection', this.definition),
+        context,
+      );
       return ResourceResponse.collection(this.definition, page.entities, page.cursor);
     }
 
@@ -84,8 +100,11 @@ export function createResourceController(
       @RawQuery() query: string,
       @Context() context: RequestContext,
     ) {
-      parseQueryParameters(query, 'item');
-      return ResourceResponse.single(this.definition, await this.service.read(id, context));
+      const { filters } = this.parse(query, 'item', this.definition);
+      return ResourceResponse.single(
+        this.definition,
+        await this.service.read(id, context, filters),
+      );
     }
 
     @Patch(':id')
@@ -120,18 +139,25 @@ export function createResourceController(
       if (!toOne && !toMany) throw notFound(`${this.definition.type} has no relationship ${name}`);
       const owner = (await this.service.read(id, context)) as unknown as Record<string, unknown>;
       if (toOne) {
-        parseQueryParameters(query, 'to-one');
         const target = this.registry.serviceOf(toOne.reference!.target());
+        const { filters } = this.parse(query, 'to-one', target.definition);
         const targetId = owner[toOne.property] as string | null;
         return targetId === null
           ? null
-          : ResourceResponse.single(target.definition, await target.read(targetId, context));
+          : ResourceResponse.single(
+              target.definition,
+              await target.read(targetId, context, filters),
+            );
       }
       const target = this.registry.serviceOf(toMany!.target());
-      const page = await target.list(parseQueryParameters(query, 'relationship'), context, {
-        property: toMany!.inverse,
-        id,
-      });
+      const page = await target.list(
+        this.parse(query, 'relationship', target.definition),
+        context,
+        {
+          property: toMany!.inverse,
+          id,
+        },
+      );
       return ResourceResponse.collection(target.definition, page.entities, page.cursor);
     }
 

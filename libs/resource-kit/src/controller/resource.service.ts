@@ -3,9 +3,10 @@ import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeo
 import { v7 as uuidv7 } from 'uuid';
 import { invalidInput, notFound } from '../errors/kit.error';
 import type { ResourceDefinition } from '../metadata/definition';
-import { ALIAS, keysetPage, Page } from '../persistence/keyset-page';
+import { ALIAS, applyFilters, Page, readPage } from '../persistence/page.query';
 import type { CursorCodec } from '../query/cursor.codec';
-import type { QueryParameters } from '../query/query-parameters.parser';
+import type { ResourceQuery } from '../query/query-parameters.parser';
+import type { FilterCondition } from '../query/filter.parser';
 import type { ResourceInput } from '../validation/input.parser';
 import type { ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
@@ -51,20 +52,31 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   // ---- Operations --------------------------------------------------------------------------
 
+  /** A page of the collection, or of the part of it that `owner` owns (to-many paths). */
   list(
-    query: QueryParameters,
+    query: ResourceQuery,
     context: RequestContext,
     owner?: { property: string; id: string },
   ): Promise<Page<T>> {
     const rows = this.query(context);
-    if (owner)
+    if (owner) {
       rows.andWhere(`${ALIAS}.${this.column(owner.property)} = :ownerId`, { ownerId: owner.id });
-    return keysetPage(rows, { limit: query.limit, cursor: query.cursor, codec: this.cursors });
+    }
+    return readPage(rows, query, this.cursors);
   }
 
-  async read(id: string, context: RequestContext): Promise<T> {
-    const entity = await this.query(context).andWhere(`${ALIAS}.id = :id`, { id }).getOne();
-    if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
+  /** One resource; 404 when it does not exist, is not visible, or does not match `filters`. */
+  async read(
+    id: string,
+    context: RequestContext,
+    filters: readonly FilterCondition[] = [],
+  ): Promise<T> {
+    const query = applyFilters(this.query(context).andWhere(`${ALIAS}.id = :id`, { id }), filters);
+    const entity = await query.getOne();
+    if (!entity) {
+      const matching = filters.length > 0 ? ' matching the filter' : '';
+      throw notFound(`no ${this.definition.type} with id ${id}${matching}`);
+    }
     return entity;
   }
 

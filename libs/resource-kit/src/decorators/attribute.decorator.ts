@@ -51,6 +51,7 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
     nullable: options.nullable ?? false,
     writable,
     output: options.output ?? 'always',
+    stored: options.column !== false,
     minLength: options.minLength,
     maxLength:
       options.type === 'string' ? (options.maxLength ?? DEFAULT_MAX_LENGTH) : options.maxLength,

@@ -10,6 +10,7 @@ export interface MemberDeclaration {
   readonly nullable: boolean;
   readonly writable: boolean | 'create';
   readonly output: Visibility;
+  readonly stored: boolean;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly min?: number;

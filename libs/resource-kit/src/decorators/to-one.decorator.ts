@@ -35,6 +35,7 @@ export function ToOne(target: () => EntityClass, options: ToOneOptions = {}): Pr
       nullable: options.nullable ?? false,
       writable,
       output: 'always',
+      stored: true,
       maxLength: ID_COLUMN.length,
       reference: { relationship, target },
     });

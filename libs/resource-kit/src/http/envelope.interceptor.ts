@@ -21,5 +21,7 @@ function envelope(result: unknown): unknown {
     return resource;
   };
   if ('entity' in body) return { data: wire(body.entity, body.created) };
-  return { data: body.entities.map((entity) => wire(entity, false)), cursor: body.cursor };
+  const data = body.entities.map((entity) => wire(entity, false));
+  // Only cursor pagination has a cursor; offset styles answer `{data}` alone.
+  return body.cursor === undefined ? { data } : { data, cursor: body.cursor };
 }

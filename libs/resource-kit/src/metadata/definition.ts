@@ -28,6 +28,8 @@ export interface AttributeDefinition {
   readonly required: boolean;
   readonly writable: Writability;
   readonly output: Visibility;
+  /** Has a column; attributes without one (a password, a token) cannot be filtered or ordered. */
+  readonly stored: boolean;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly min?: number;

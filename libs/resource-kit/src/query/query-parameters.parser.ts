@@ -1,46 +1,61 @@
-import { invalidInput } from '../errors/kit.error';
 import type { PathShape } from '../controller/operation';
+import { invalidInput } from '../errors/kit.error';
+import type { ResourceDefinition } from '../metadata/definition';
+import { FilterCondition, parseFilters } from './filter.parser';
+import { OrderKey, parseOrder } from './order.parser';
+import {
+  PAGE_PARAMETERS,
+  PageLimits,
+  PageRequest,
+  PaginationStyle,
+  parsePageRequest,
+} from './pagination';
 
-/** The query of a request, parsed: only the parameters its path shape allows. */
-export interface QueryParameters {
-  readonly limit: number;
-  readonly cursor?: string;
+/** A request's query, parsed against its resource; `binding` ties cursors to it. */
+export interface ResourceQuery {
+  readonly filters: readonly FilterCondition[];
+  readonly order: readonly OrderKey[];
+  readonly page: PageRequest;
+  /** Canonical filter and order, which a cursor must have been issued for. */
+  readonly binding: string;
 }
 
-export const PAGE_LIMITS = { default: 25, min: 1, max: 100 } as const;
+export interface QueryPolicy {
+  readonly pagination: PaginationStyle;
+  readonly limits: PageLimits;
+}
 
-const ALLOWED: Readonly<Record<PathShape | 'to-one', ReadonlySet<string>>> = {
-  collection: new Set(['filter', 'order', 'cursor', 'limit']),
-  relationship: new Set(['filter', 'order', 'cursor', 'limit']),
-  item: new Set(['filter']),
-  'to-one': new Set(['filter']),
-};
-
-/** Parses a raw query string (`a=1&b=2`); every problem is reported at once. */
-export function parseQueryParameters(query: string, shape: PathShape | 'to-one'): QueryParameters {
-  const params = new URLSearchParams(query);
+/**
+ * Parses a raw query string (`filter[name]=x&order=-price&limit=10`) for a path shape:
+ * collections take filter, order and the pagination parameters; single resources only
+ * filter. Every problem is reported at once; any other parameter is 400.
+ */
+export function parseResourceQuery(
+  query: string,
+  shape: PathShape | 'to-one',
+  definition: ResourceDefinition,
+  policy: QueryPolicy,
+): ResourceQuery {
+  const isCollection = shape === 'collection' || shape === 'relationship';
+  const allowed = new Set(isCollection ? ['order', ...PAGE_PARAMETERS[policy.pagination]] : []);
   const problems: string[] = [];
-  let limit: number = PAGE_LIMITS.default;
-  let cursor: string | undefined;
-  const seen = new Set<string>();
-  for (const [key, value] of params) {
-    const name = key.replace(/\[.*$/, '');
-    if (!ALLOWED[shape].has(name)) {
-      problems.push(`query parameter ${key} is not allowed here`);
-    } else if (seen.has(key)) {
-      problems.push(`query parameter ${key} is given more than once`);
-    } else if (name === 'limit') {
-      limit = Number(value);
-      if (!/^\d+$/.test(value) || limit < PAGE_LIMITS.min || limit > PAGE_LIMITS.max) {
-        problems.push(`limit must be an integer from ${PAGE_LIMITS.min} to ${PAGE_LIMITS.max}`);
-      }
-    } else if (name === 'cursor') {
-      cursor = value;
-    } else {
-      problems.push(`query parameter ${key} is not supported yet`);
-    }
-    seen.add(key);
+  const filterPairs: [string, string][] = [];
+  const params = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (params.has(key) || filterPairs.some(([seen]) => seen === key))
+      problems.push(`${key} is given more than once`);
+    else if (key.startsWith('filter[')) filterPairs.push([key, value]);
+    else if (allowed.has(key)) params.set(key, value);
+    else problems.push(`query parameter ${key} is not allowed here`);
   }
+  const filters = parseFilters(filterPairs, definition);
+  const order = parseOrder(params.get('order'), definition);
+  const page = parsePageRequest(policy.pagination, params, policy.limits);
+  problems.push(...filters.problems, ...order.problems, ...page.problems);
   if (problems.length > 0) throw invalidInput(problems);
-  return { limit, cursor };
+  const orderText = order.keys.map(
+    (key) => `${key.direction === 'DESC' ? '-' : ''}${key.member.name}`,
+  );
+  const binding = JSON.stringify([filterPairs.sort(([a], [b]) => (a < b ? -1 : 1)), orderText]);
+  return { filters: filters.conditions, order: order.keys, page: page.page, binding };
 }

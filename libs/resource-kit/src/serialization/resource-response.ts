@@ -5,7 +5,8 @@ export class ResourceResponse {
   private constructor(
     readonly definition: ResourceDefinition,
     readonly body:
-      { entity: object; created: boolean } | { entities: readonly object[]; cursor: string | null },
+      | { entity: object; created: boolean }
+      | { entities: readonly object[]; cursor?: string | null },
   ) {}
 
   static single(definition: ResourceDefinition, entity: object, created = false): ResourceResponse {
@@ -15,8 +16,8 @@ export class ResourceResponse {
   static collection(
     definition: ResourceDefinition,
     entities: readonly object[],
-    cursor: string | null,
-  ) {
+    cursor?: string | null,
+  ): ResourceResponse {
     return new ResourceResponse(definition, { entities, cursor });
   }
 }

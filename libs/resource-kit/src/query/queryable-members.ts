@@ -1,0 +1,23 @@
+import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
+
+/** A member that filters and orders may name: a stored, readable attribute, or `id`. */
+export type QueryableMember = Pick<
+  AttributeDefinition,
+  'name' | 'property' | 'type' | 'values' | 'nullable'
+>;
+
+const ID: QueryableMember = { name: 'id', property: 'id', type: 'string', nullable: false };
+
+/** Looks a member up for filter[...] and order; explains why when it cannot be used. */
+export function queryableMember(
+  definition: ResourceDefinition,
+  name: string,
+): { member: QueryableMember } | { problem: string } {
+  if (name === 'id') return { member: ID };
+  const attribute = definition.attributeByName.get(name);
+  if (!attribute) return { problem: `${name} is not an attribute of ${definition.type}` };
+  if (attribute.output === 'never') return { problem: `${name} is write-only` };
+  if (!attribute.stored)
+    return { problem: `${name} is not stored, so it cannot be filtered or ordered` };
+  return { member: attribute };
+}
