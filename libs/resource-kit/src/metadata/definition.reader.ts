@@ -63,6 +63,9 @@ function attributeOf(member: MemberDeclaration, casing: KeyCasing): AttributeDef
     property,
     required: !optional,
     writable: Object.freeze({ create: writable !== false, patch: writable === true }),
-    reference: reference && Object.freeze({ ...reference }),
+    // The relationship's path segment follows the key casing too (previous_cart).
+    reference:
+      reference &&
+      Object.freeze({ ...reference, relationship: wireName(reference.relationship, casing) }),
   });
 }

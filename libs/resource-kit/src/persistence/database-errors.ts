@@ -20,8 +20,9 @@ const UNAVAILABLE = new Set([
 ]);
 
 /**
- * Maps what the database refused to its HTTP meaning: a unique value taken is 409, a
- * vanished reference is 400, an unreachable database is 503. Anything else stays a 500.
+ * Maps what the database refused to its HTTP meaning: a unique value taken and a foreign key
+ * in the way (a delete blocked by dependents) are 409, an unreachable database is 503.
+ * Anything else stays a 500.
  */
 export function databaseFailure(exception: unknown): DatabaseFailure | undefined {
   const code = driverCode(exception);

@@ -20,7 +20,9 @@ export function isUtcTime(value: unknown): value is string {
 }
 
 function isRealDay(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, unlike Date.UTC, does not read years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return (
     date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
   );
@@ -37,8 +39,11 @@ export function formatDate(value: Date | string): string {
   return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 }
 
-// SQLite returns "YYYY-MM-DD HH:MM:SS.SSS" (UTC, no zone); treat zone-less text as UTC.
+// SQLite returns "YYYY-MM-DD HH:MM:SS.SSS" (UTC, no zone), PostgreSQL's text form may end
+// in "+00"; zone-less text is UTC.
 function parseStoredTime(text: string): Date {
   const iso = text.includes('T') ? text : text.replace(' ', 'T');
-  return new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
+  const zone = /(Z|[+-]\d{2}(:?\d{2})?)$/i.exec(iso);
+  if (!zone) return new Date(`${iso}Z`);
+  return new Date(/^[+-]\d{2}$/.test(zone[1]) ? `${iso}:00` : iso);
 }

@@ -18,8 +18,9 @@ export function parseInput(
   mode: InputMode,
   pathId?: string,
 ): ResourceInput {
-  const data = envelopeData(body);
+  const { data, problems: envelopeProblems } = envelopeData(body);
   const problems = [
+    ...envelopeProblems,
     ...identityProblems(data, definition, mode, pathId),
     ...memberProblems(data, definition, mode),
   ];
@@ -27,7 +28,11 @@ export function parseInput(
     new (dtoFor(definition, mode))(),
     writableMembers(data, definition, mode),
   );
-  for (const error of validateSync(candidate, { stopAtFirstError: true })) {
+  // forbidUnknownValues off: a DTO with no writable member (an empty PATCH) is still valid.
+  for (const error of validateSync(candidate, {
+    stopAtFirstError: true,
+    forbidUnknownValues: false,
+  })) {
     problems.push(...Object.values(error.constraints ?? {}));
   }
   if (problems.length > 0) throw invalidInput(problems);
@@ -39,14 +44,15 @@ export function parseInput(
   );
 }
 
-function envelopeData(body: unknown): Record<string, unknown> {
+// Top-level problems are reported along with the members' when `data` itself is usable.
+function envelopeData(body: unknown): { data: Record<string, unknown>; problems: string[] } {
   if (!isObject(body)) throw invalidInput(['the body must be a JSON object with a "data" member']);
   const extra = Object.keys(body).filter((key) => key !== 'data');
   const problems = extra.map((key) => `${key} is not allowed at the top level; only "data" is`);
   if (!('data' in body)) problems.push('data is required');
   else if (!isObject(body.data)) problems.push('data must be an object');
-  if (problems.length > 0) throw invalidInput(problems);
-  return body.data as Record<string, unknown>;
+  if (!isObject(body.data)) throw invalidInput(problems);
+  return { data: body.data, problems };
 }
 
 function identityProblems(

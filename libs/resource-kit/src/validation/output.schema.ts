@@ -29,7 +29,7 @@ export function attributeSchema(attribute: AttributeDefinition): JsonSchema {
   const schema = valueSchema(attribute);
   if (!attribute.nullable) return schema;
   return attribute.type === 'enum'
-    ? { ...schema, enum: [...attribute.values!, null] }
+    ? { ...schema, type: ['string', 'null'], enum: [...attribute.values!, null] }
     : { ...schema, type: [schema.type, 'null'] };
 }
 
