@@ -25,17 +25,21 @@ export interface ResourceKitRootOptions extends ResourceKitOptions {
  * The kit's global machinery, registered once in the root module as APP_* providers so
  * that test apps behave exactly like production: body parsing, 405s, the envelope, errors.
  */
+/** The cursor codec of a service with this secret (its key is derived, never the secret). */
+export function cursorCodecFor(secret: string): CursorCodec {
+  return new CursorCodec(createHash('sha256').update(`cursor:${secret}`).digest('base64url'));
+}
+
 @Global()
 @Module({})
 export class ResourceKitModule implements NestModule {
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
-    const cursorKey = createHash('sha256').update(`cursor:${options.secret}`).digest('base64url');
     return {
       module: ResourceKitModule,
       controllers: [HealthController],
       providers: [
         { provide: RESOURCE_KIT_OPTIONS, useValue: resolveKitOptions(options) },
-        { provide: CURSOR_CODEC, useValue: new CursorCodec(cursorKey) },
+        { provide: CURSOR_CODEC, useValue: cursorCodecFor(options.secret) },
         ResourceRegistry,
         JsonBodyMiddleware,
         ClientErrorResponder,

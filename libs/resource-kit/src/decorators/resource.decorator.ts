@@ -1,6 +1,7 @@
 import { Entity, Index } from 'typeorm';
 import type { EntityClass, Operation } from '../metadata/definition';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
+import { snakeCase } from '../metadata/naming';
 
 export interface ToManyOptions {
   target: () => EntityClass;
@@ -15,6 +16,11 @@ export interface ResourceOptions {
   operations: readonly Operation[];
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;
+  /**
+   * Extra indexes (entity property names) for common filters and orders, e.g.
+   * `[['status', 'createdAt', 'id']]`. The default order's index is always there.
+   */
+  indexes?: ReadonlyArray<readonly string[]>;
 }
 
 /**
@@ -29,5 +35,8 @@ export function Resource(options: ResourceOptions): ClassDecorator {
     Entity(options.type)(target);
     // Backs the default order (created_at, then id) and keyset pages over it.
     Index(`${options.type}_created_at_id`, ['createdAt', 'id'])(target);
+    for (const properties of options.indexes ?? []) {
+      Index(`${options.type}_${properties.map(snakeCase).join('_')}`, [...properties])(target);
+    }
   };
 }

@@ -92,10 +92,16 @@ class SqlContext<T extends ObjectLiteral> {
   }
 
   // Nulls sort as the smallest value on both engines: first ascending, last descending.
+  // Only nullable columns say so: an explicit NULLS clause on a non-null column would keep
+  // PostgreSQL from reading the order straight from an index.
   orderBy(keys: readonly OrderKey[]): void {
     keys.forEach(({ member, direction }, index) => {
       const sql = this.sql(this.column(member.property));
-      const nulls = direction === 'ASC' ? 'NULLS FIRST' : 'NULLS LAST';
+      const nulls = member.nullable
+        ? direction === 'ASC'
+          ? 'NULLS FIRST'
+          : 'NULLS LAST'
+        : undefined;
       if (index === 0) this.query.orderBy(sql, direction, nulls);
       else this.query.addOrderBy(sql, direction, nulls);
     });
