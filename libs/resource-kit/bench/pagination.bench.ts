@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Attribute } from '../src/decorators/attribute.decorator';
@@ -75,7 +76,7 @@ async function startApp(pagination: PaginationStyle) {
   class BenchModule {}
   const app = await NestFactory.create(BenchModule, { bodyParser: false, logger: false });
   await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   return { app, base: `http://127.0.0.1:${port}/bench_rows` };
 }
 
