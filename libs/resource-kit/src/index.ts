@@ -12,6 +12,8 @@ export type { AttributeOptions } from './decorators/attribute.decorator';
 export { ToOne } from './decorators/to-one.decorator';
 export type { ToOneOptions } from './decorators/to-one.decorator';
 export { ResourceEntity } from './decorators/resource-entity';
+export { Polymorphic } from './decorators/polymorphic.decorator';
+export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 
 export { ResourceService } from './controller/resource.service';
 export type { RequestContext, WriteContext } from './controller/request-context';

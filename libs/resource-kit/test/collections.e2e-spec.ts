@@ -335,6 +335,54 @@ describe('collections', () => {
   });
 });
 
+describe('polymorphic references', () => {
+  let fixture: FixtureApp;
+  beforeAll(async () => {
+    fixture = await startFixtureApp();
+  });
+  afterAll(() => fixture.close());
+
+  it('are {type, id} on the wire and filter as subject.type and subject.id', async () => {
+    const http = () => request(fixture.http);
+    const widget = (
+      await http()
+        .post('/widgets')
+        .send({ data: { name: 'p', quantity: 1 } })
+        .expect(201)
+    ).body.data;
+    await http()
+      .post('/widgets')
+      .send({ data: { name: 'q', quantity: 1 } })
+      .expect(201);
+    const all = (await http().get('/notes').expect(200)).body.data;
+    expect(all).toHaveLength(2);
+    expect(all[0]).toEqual({
+      type: 'notes',
+      id: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      text: 'made p',
+      subject: { type: 'widgets', id: widget.id },
+    });
+    const mine = (
+      await http()
+        .get(`/notes?filter[subject.type]=widgets&filter[subject.id]=${widget.id}`)
+        .expect(200)
+    ).body;
+    expect((mine.data as { text: string }[]).map((note) => note.text)).toEqual(['made p']);
+    expect((await http().get('/notes?filter[subject.type]=gadgets').expect(200)).body.data).toEqual(
+      [],
+    );
+    expect((await http().get('/notes?filter[subject.kind]=x').expect(400)).body.error).toEqual([
+      'filter[subject.kind]: subject.kind is not an attribute of notes',
+    ]);
+    await http()
+      .post('/notes')
+      .send({ data: { text: 'x' } })
+      .expect(405);
+  });
+});
+
 describe('offset and page pagination styles', () => {
   it.each([
     ['offset', '?offset=1&limit=2', '?page=2'],

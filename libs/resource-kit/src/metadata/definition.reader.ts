@@ -4,10 +4,11 @@ import {
   AttributeDefinition,
   EntityClass,
   OPERATIONS,
+  PolymorphicDefinition,
   ResourceDefinition,
   ToManyDefinition,
 } from './definition';
-import { RESOURCE_MEMBERS, RESOURCE_OPTIONS } from './keys';
+import { RESOURCE_MEMBERS, RESOURCE_OPTIONS, RESOURCE_POLYMORPHIC } from './keys';
 import { KeyCasing, wireName } from './naming';
 
 const cache = new Map<KeyCasing, WeakMap<EntityClass, ResourceDefinition>>();
@@ -45,6 +46,14 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
       attributes
         .filter((attribute) => attribute.reference)
         .map((attribute) => [attribute.reference!.relationship, attribute]),
+    ),
+    polymorphic: Object.freeze(
+      (
+        (Reflect.getMetadata(RESOURCE_POLYMORPHIC, entity.prototype as object) ??
+          []) as PolymorphicDefinition[]
+      ).map((reference) =>
+        Object.freeze({ ...reference, name: wireName(reference.property, casing) }),
+      ),
     ),
     toMany: new Map(
       Object.entries(options.toMany ?? {}).map(([name, relation]): [string, ToManyDefinition] => [

@@ -52,6 +52,18 @@ export interface ToManyDefinition {
   readonly inverse: string;
 }
 
+/**
+ * A polymorphic reference: `{type, id}` on the wire (the one object attribute the convention
+ * allows), two columns in the table. Read-only; filtered as `name.type` and `name.id`.
+ */
+export interface PolymorphicDefinition {
+  readonly name: string;
+  readonly property: string;
+  readonly typeProperty: string;
+  readonly idProperty: string;
+  readonly nullable: boolean;
+}
+
 /** The frozen, complete description of a resource; everything downstream reads only this. */
 export interface ResourceDefinition {
   readonly type: string;
@@ -61,4 +73,5 @@ export interface ResourceDefinition {
   readonly attributeByName: ReadonlyMap<string, AttributeDefinition>;
   readonly toOne: ReadonlyMap<string, AttributeDefinition>;
   readonly toMany: ReadonlyMap<string, ToManyDefinition>;
+  readonly polymorphic: readonly PolymorphicDefinition[];
 }

@@ -1,3 +1,4 @@
 // Every metadata key of the kit. Decorators write them; metadata/definition.reader.ts reads them.
 export const RESOURCE_OPTIONS = Symbol('resource-kit:resource');
 export const RESOURCE_MEMBERS = Symbol('resource-kit:members');
+export const RESOURCE_POLYMORPHIC = Symbol('resource-kit:polymorphic');

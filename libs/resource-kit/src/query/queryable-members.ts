@@ -14,10 +14,24 @@ export function queryableMember(
   name: string,
 ): { member: QueryableMember } | { problem: string } {
   if (name === 'id') return { member: ID };
+  const part = polymorphicPart(definition, name);
+  if (part) return { member: part };
   const attribute = definition.attributeByName.get(name);
   if (!attribute) return { problem: `${name} is not an attribute of ${definition.type}` };
   if (attribute.output === 'never') return { problem: `${name} is write-only` };
   if (!attribute.stored)
     return { problem: `${name} is not stored, so it cannot be filtered or ordered` };
   return { member: attribute };
+}
+
+// `subject.type` and `subject.id` of a polymorphic reference `subject`.
+function polymorphicPart(
+  definition: ResourceDefinition,
+  name: string,
+): QueryableMember | undefined {
+  const [base, part, ...rest] = name.split('.');
+  const reference = definition.polymorphic.find((candidate) => candidate.name === base);
+  if (!reference || rest.length > 0 || (part !== 'type' && part !== 'id')) return undefined;
+  const property = part === 'type' ? reference.typeProperty : reference.idProperty;
+  return { name, property, type: 'string', nullable: reference.nullable };
 }

@@ -16,6 +16,11 @@ export function serializeResource(
       continue;
     wire[attribute.name] = wireValue(attribute, record[attribute.property]);
   }
+  for (const reference of definition.polymorphic) {
+    const type = record[reference.typeProperty];
+    const id = record[reference.idProperty];
+    wire[reference.name] = type == null || id == null ? null : { type, id };
+  }
   return wire;
 }
 

@@ -81,6 +81,8 @@ function memberProblems(
     .filter((key) => key !== 'type' && key !== 'id')
     .flatMap((key) => {
       const attribute = definition.attributeByName.get(key);
+      if (definition.polymorphic.some((reference) => reference.name === key))
+        return [`data.${key} is read-only`];
       if (!attribute) return [`data.${key} is not an attribute of ${definition.type}`];
       if (attribute.writable[mode]) return [];
       if (attribute.writable.create) return [`data.${key} can be set only on create`];

@@ -1,4 +1,8 @@
-import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
+import type {
+  AttributeDefinition,
+  PolymorphicDefinition,
+  ResourceDefinition,
+} from '../metadata/definition';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -16,13 +20,30 @@ export function outputSchema(
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['type', 'id', ...shown.map((a) => a.name)],
+    required: [
+      'type',
+      'id',
+      ...shown.map((a) => a.name),
+      ...definition.polymorphic.map((p) => p.name),
+    ],
     properties: {
       type: { const: definition.type },
       id: { type: 'string', minLength: 1 },
       ...Object.fromEntries(shown.map((a) => [a.name, attributeSchema(a)])),
+      ...Object.fromEntries(definition.polymorphic.map((p) => [p.name, polymorphicSchema(p)])),
     },
   };
+}
+
+/** `{type, id}`, exactly those members (or null when the reference is nullable). */
+export function polymorphicSchema(reference: PolymorphicDefinition): JsonSchema {
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'id'],
+    properties: { type: { type: 'string', minLength: 1 }, id: { type: 'string', minLength: 1 } },
+  };
+  return reference.nullable ? { oneOf: [schema, { type: 'null' }] } : schema;
 }
 
 export function attributeSchema(attribute: AttributeDefinition): JsonSchema {
