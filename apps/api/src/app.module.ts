@@ -20,7 +20,7 @@ export class AppModule {
           // Fail fast at start instead of retrying for minutes.
           retryAttempts: 0,
         }),
-        ResourceKitModule.forRoot({ secret: config.jwtSecret }),
+        ResourceKitModule.forRoot({ secret: config.jwtSecret, auth: { jwt: config.jwt } }),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

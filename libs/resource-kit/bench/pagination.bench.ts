@@ -23,7 +23,7 @@ const DEPTHS = [0, 10_000, 100_000, 500_000, 900_000].filter((depth) => depth < 
 const SAMPLES = 40;
 const SECRET = 'bench-secret';
 
-@Resource({ type: 'bench_rows', operations: ['list'] })
+@Resource({ type: 'bench_rows', access: { list: 'public' } })
 class BenchRow extends ResourceEntity {
   @Attribute({ type: 'string', maxLength: 50 })
   name!: string;
@@ -69,7 +69,19 @@ async function startApp(pagination: PaginationStyle) {
         autoLoadEntities: true,
         synchronize: pagination === 'cursor',
       }),
-      ResourceKitModule.forRoot({ secret: SECRET, pagination }),
+      ResourceKitModule.forRoot({
+        secret: SECRET,
+        pagination,
+        auth: {
+          jwt: {
+            algorithm: 'HS256',
+            secret: SECRET,
+            issuer: 'bench',
+            audience: 'bench',
+            lifetimeSeconds: 60,
+          },
+        },
+      }),
       ResourceModule.forFeature(BenchRow),
     ],
   })

@@ -22,3 +22,10 @@ export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
 export type { KitErrorCode } from './errors/kit.error';
 export type { Operation, ResourceDefinition, AttributeDefinition } from './metadata/definition';
 export { readResourceDefinition } from './metadata/definition.reader';
+
+export type { AuthOptions, JwtOptions, SessionVerifier } from './auth/auth.options';
+export { SESSION_VERIFIER } from './auth/auth.options';
+export type { Caller } from './auth/caller';
+export { ADMIN_ROLE } from './auth/caller';
+export { StaticTokenRegistry } from './auth/static-token.registry';
+export { TokenIssuer } from './auth/token.issuer';

@@ -1,6 +1,12 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { createHash } from 'node:crypto';
+import { AccessGuard } from './auth/access.guard';
+import { AuthOptions, KIT_AUTH_OPTIONS } from './auth/auth.options';
+import { JwtStrategy } from './auth/jwt.strategy';
+import { StaticTokenRegistry } from './auth/static-token.registry';
+import { StaticTokenStrategy } from './auth/static-token.strategy';
+import { TokenIssuer } from './auth/token.issuer';
 import { ResourceRegistry } from './controller/resource-registry';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { ClientErrorResponder } from './http/client-error.responder';
@@ -19,6 +25,8 @@ import {
 export interface ResourceKitRootOptions extends ResourceKitOptions {
   /** Server secret from which the kit derives its signing keys (cursors). */
   secret: string;
+  /** Bearer token verification and issuing. */
+  auth: AuthOptions;
 }
 
 /**
@@ -44,10 +52,23 @@ export class ResourceKitModule implements NestModule {
         JsonBodyMiddleware,
         ClientErrorResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
+        { provide: KIT_AUTH_OPTIONS, useValue: options.auth },
+        StaticTokenRegistry,
+        StaticTokenStrategy,
+        JwtStrategy,
+        TokenIssuer,
+        // Guards run in this order: 405 for a wrong verb, then 401/403.
         { provide: APP_GUARD, useClass: OperationGuard },
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [RESOURCE_KIT_OPTIONS, CURSOR_CODEC, ResourceRegistry],
+      exports: [
+        RESOURCE_KIT_OPTIONS,
+        CURSOR_CODEC,
+        ResourceRegistry,
+        StaticTokenRegistry,
+        TokenIssuer,
+      ],
     };
   }
 

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import type { JwtOptions } from '@app/resource-kit';
 import { ConfigurationError, Environment, parseEnvironment } from './environment';
 import { parseStaticTokens, StaticToken } from './static-tokens';
 
@@ -12,7 +13,10 @@ export interface AppConfig {
   basePath: string;
   logLevel: Environment['LOG_LEVEL'];
   database: DatabaseConfig;
+  /** Secret the kit derives its own keys from (cursors): JWT_SECRET, or generated. */
   jwtSecret: string;
+  jwt: JwtOptions;
+  redisUrl?: string;
   staticTokens: StaticToken[];
   /** Set when development start-up generated an admin token because STATIC_TOKENS was unset. */
   generatedAdminToken?: string;
@@ -28,6 +32,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     : { tokens: [], problems: [] };
   if (problems.length > 0) throw new ConfigurationError(problems);
 
+  const jwtSecret = env.JWT_SECRET ?? randomSecret();
+  const jwt = jwtOptions(env, jwtSecret);
   const generatedAdminToken =
     env.NODE_ENV === 'development' && !env.STATIC_TOKENS ? randomSecret() : undefined;
   return Object.freeze({
@@ -37,10 +43,53 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL,
     database: databaseConfig(env),
     // Outside production a missing secret is generated: tokens then last one process lifetime.
-    jwtSecret: env.JWT_SECRET ?? randomSecret(),
+    jwtSecret,
+    jwt,
+    redisUrl: env.REDIS_URL,
     staticTokens: generatedAdminToken ? [developmentAdmin(generatedAdminToken)] : tokens,
     generatedAdminToken,
   });
+}
+
+function jwtOptions(env: Environment, secret: string): JwtOptions {
+  const claims = {
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    lifetimeSeconds: env.JWT_TTL_SECONDS,
+  };
+  if (env.JWT_ALGORITHM === 'HS256') return { ...claims, algorithm: 'HS256', secret };
+  // PEM keys may arrive on one line with literal \n, as many secret stores write them.
+  const privateKey = env.JWT_PRIVATE_KEY!.replace(/\\n/g, '\n');
+  const publicKey = env.JWT_PUBLIC_KEY!.replace(/\\n/g, '\n');
+  const problems = keyProblems(env.JWT_ALGORITHM, {
+    JWT_PRIVATE_KEY: privateKey,
+    JWT_PUBLIC_KEY: publicKey,
+  });
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return { ...claims, algorithm: env.JWT_ALGORITHM, privateKey, publicKey };
+}
+
+// The key pair must parse and match the algorithm: RSA for RS256, P-256 EC for ES256.
+function keyProblems(
+  algorithm: 'RS256' | 'ES256',
+  keys: Record<'JWT_PRIVATE_KEY' | 'JWT_PUBLIC_KEY', string>,
+): string[] {
+  const expected = algorithm === 'RS256' ? 'rsa' : 'ec';
+  const problems: string[] = [];
+  for (const [name, parse] of [
+    ['JWT_PRIVATE_KEY', createPrivateKey],
+    ['JWT_PUBLIC_KEY', createPublicKey],
+  ] as const) {
+    try {
+      const key = parse(keys[name]);
+      if (key.asymmetricKeyType !== expected) {
+        problems.push(`${name} must be an ${expected.toUpperCase()} key for ${algorithm}`);
+      }
+    } catch {
+      problems.push(`${name} must be a PEM key`);
+    }
+  }
+  return problems;
 }
 
 function databaseConfig(env: Environment): DatabaseConfig {

@@ -17,6 +17,7 @@ import {
 // With stopAtFirstError, the decorator nearest the property is checked first.
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The environment variables the service reads, with their rules. Documented in README.md. */
@@ -53,10 +54,41 @@ export class Environment {
   @IsString()
   STATIC_TOKENS?: string;
 
-  @ValidateIf((env: Environment) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @ValidateIf(
+    (env: Environment) =>
+      (env.NODE_ENV === 'production' && env.JWT_ALGORITHM === 'HS256') ||
+      env.JWT_SECRET !== undefined,
+  )
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   @IsDefined({ message: 'JWT_SECRET is required when NODE_ENV=production' })
   JWT_SECRET?: string;
+
+  @IsIn(JWT_ALGORITHMS)
+  JWT_ALGORITHM: (typeof JWT_ALGORITHMS)[number] = 'HS256';
+
+  @ValidateIf((env: Environment) => env.JWT_ALGORITHM !== 'HS256')
+  @IsDefined({ message: 'JWT_PRIVATE_KEY (PEM) is required with RS256 or ES256' })
+  JWT_PRIVATE_KEY?: string;
+
+  @ValidateIf((env: Environment) => env.JWT_ALGORITHM !== 'HS256')
+  @IsDefined({ message: 'JWT_PUBLIC_KEY (PEM) is required with RS256 or ES256' })
+  JWT_PUBLIC_KEY?: string;
+
+  @IsString()
+  JWT_ISSUER = 'shop-api';
+
+  @IsString()
+  JWT_AUDIENCE = 'shop-api';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(30 * 24 * 3600)
+  JWT_TTL_SECONDS = 24 * 3600;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string;
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';

@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
+import type { Caller } from '../auth/caller';
 
 /** Who is asking; filled by the auth layer, read by scope and access hooks. */
 export interface RequestContext {
-  readonly caller?: { readonly id: string; readonly role: string };
+  readonly caller?: Caller;
 }
 
 /** A write in progress: its request and its transaction. */

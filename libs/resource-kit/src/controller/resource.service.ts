@@ -2,7 +2,8 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { invalidInput, notFound } from '../errors/kit.error';
-import type { ResourceDefinition } from '../metadata/definition';
+import type { Operation, ResourceDefinition } from '../metadata/definition';
+import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, applyFilters, Page, readPage } from '../persistence/page.query';
 import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
@@ -58,7 +59,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     context: RequestContext,
     owner?: { property: string; id: string },
   ): Promise<Page<T>> {
-    const rows = this.query(context);
+    const rows = this.query(context, 'list');
     if (owner) {
       rows.andWhere(`${ALIAS}.${this.column(owner.property)} = :ownerId`, { ownerId: owner.id });
     }
@@ -70,8 +71,10 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     id: string,
     context: RequestContext,
     filters: readonly FilterCondition[] = [],
+    operation: Operation = 'read',
   ): Promise<T> {
-    const query = applyFilters(this.query(context).andWhere(`${ALIAS}.id = :id`, { id }), filters);
+    const scoped = this.query(context, operation).andWhere(`${ALIAS}.id = :id`, { id });
+    const query = applyFilters(scoped, filters);
     const entity = await query.getOne();
     if (!entity) {
       const matching = filters.length > 0 ? ' matching the filter' : '';
@@ -93,6 +96,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
         id: uuidv7(),
         createdAt: now,
         updatedAt: now,
+        ...this.ownedBy(context),
       } as unknown as T);
       await this.beforeCreate(entity, write);
       return this.repository(write.manager).save(entity);
@@ -101,7 +105,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
     return this.inTransaction(context, async (write) => {
-      const entity = await this.read(id, write);
+      const entity = await this.read(id, write, [], 'update');
       Object.assign(entity, Object.fromEntries(input), { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
       return this.repository(write.manager).save(entity);
@@ -110,7 +114,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   remove(id: string, context: RequestContext): Promise<T> {
     return this.inTransaction(context, async (write) => {
-      const entity = await this.read(id, write);
+      const entity = await this.read(id, write, [], 'delete');
       await this.beforeDelete(entity, write);
       await this.repository(write.manager).delete({ id } as never);
       return entity;
@@ -123,10 +127,32 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return manager.getRepository<T>(this.definition.entity);
   }
 
-  /** A query over this resource as the caller sees it; inside a write, on its transaction. */
-  protected query(context: RequestContext): SelectQueryBuilder<T> {
+  /**
+   * A query over this resource as the caller sees it for `operation`: the declared owner's
+   * rows only (unless the operation is public or the caller an administrator), then the
+   * `scope` hook. Inside a write, on its transaction.
+   */
+  protected query(context: RequestContext, operation: Operation = 'read'): SelectQueryBuilder<T> {
     const manager = 'manager' in context ? (context as WriteContext).manager : undefined;
-    return this.scope(this.repository(manager).createQueryBuilder(ALIAS), context);
+    const query = this.repository(manager).createQueryBuilder(ALIAS);
+    const { owner } = this.definition;
+    const { caller } = context;
+    if (
+      owner &&
+      this.definition.access.get(operation) !== 'public' &&
+      caller?.role !== ADMIN_ROLE
+    ) {
+      query.andWhere(`${ALIAS}.${this.column(owner)} = :callerId`, {
+        callerId: caller?.id ?? null,
+      });
+    }
+    return this.scope(query, context);
+  }
+
+  // A new row of an owned resource belongs to its creator (unless the owner is the row itself).
+  private ownedBy(context: RequestContext): Record<string, string> {
+    const { owner } = this.definition;
+    return owner && owner !== 'id' && context.caller ? { [owner]: context.caller.id } : {};
   }
 
   protected column(property: string): string {

@@ -1,5 +1,5 @@
 import { Entity, Index } from 'typeorm';
-import type { EntityClass, Operation } from '../metadata/definition';
+import type { AccessLevel, EntityClass, Operation } from '../metadata/definition';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
 
@@ -12,8 +12,13 @@ export interface ToManyOptions {
 export interface ResourceOptions {
   /** Plural type, equal to the path segment and the table name. */
   type: string;
-  /** Supported operations; the others answer 405. */
-  operations: readonly Operation[];
+  /**
+   * The supported operations and who may use each; the others answer 405.
+   * @example { list: 'public', read: 'public', create: 'admin', update: 'admin' }
+   */
+  access: Readonly<Partial<Record<Operation, AccessLevel>>>;
+  /** Entity property holding the owning user's id: non-admins see only their own rows. */
+  owner?: string;
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;
   /**
@@ -26,7 +31,7 @@ export interface ResourceOptions {
 /**
  * Declares an entity class as a resource: its table, its type on the wire and its verbs.
  * @example
- *   @Resource({ type: 'widgets', operations: ['list', 'read', 'create', 'update', 'delete'] })
+ *   @Resource({ type: 'widgets', access: { list: 'public', read: 'public', create: 'admin' } })
  *   export class Widget extends ResourceEntity { ... }
  */
 export function Resource(options: ResourceOptions): ClassDecorator {

@@ -5,12 +5,12 @@ import { ToOne } from '../decorators/to-one.decorator';
 import type { Operation } from './definition';
 import { readResourceDefinition } from './definition.reader';
 
-@Resource({ type: 'carts', operations: ['list', 'read'] })
+@Resource({ type: 'carts', access: { list: 'public', read: 'public' } })
 class Cart extends ResourceEntity {}
 
 @Resource({
   type: 'cart_items',
-  operations: ['list', 'create', 'read', 'update', 'delete'],
+  access: { list: 'public', create: 'public', read: 'public', update: 'public', delete: 'public' },
   toMany: { notes: { target: () => Cart, inverse: 'cartId' } },
 })
 class CartItem extends ResourceEntity {
@@ -141,7 +141,10 @@ describe('readResourceDefinition', () => {
   });
 
   it('refuses unknown operations', () => {
-    @Resource({ type: 'odd_things', operations: ['read', 'replace' as Operation] })
+    @Resource({
+      type: 'odd_things',
+      access: { read: 'public', ['replace' as Operation]: 'public' },
+    })
     class OddThing extends ResourceEntity {}
     expect(() => readResourceDefinition(OddThing)).toThrow('OddThing: unknown operations replace');
   });

@@ -1,8 +1,10 @@
 import type { MemberDeclaration } from '../decorators/member-declarations';
 import type { ResourceOptions } from '../decorators/resource.decorator';
 import {
+  AccessLevel,
   AttributeDefinition,
   EntityClass,
+  Operation,
   OPERATIONS,
   PolymorphicDefinition,
   ResourceDefinition,
@@ -34,12 +36,15 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
   const members = (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype as object) ??
     []) as MemberDeclaration[];
   const attributes = members.map((member) => attributeOf(member, casing));
-  const unknown = options.operations.filter((op) => !OPERATIONS.includes(op));
+  const access = new Map(Object.entries(options.access) as [Operation, AccessLevel][]);
+  const unknown = [...access.keys()].filter((op) => !OPERATIONS.includes(op));
   if (unknown.length > 0) throw new Error(`${entity.name}: unknown operations ${unknown.join()}`);
   return Object.freeze({
     type: options.type,
     entity,
-    operations: new Set(options.operations),
+    access,
+    operations: new Set(access.keys()),
+    owner: options.owner,
     attributes: Object.freeze(attributes),
     attributeByName: new Map(attributes.map((attribute) => [attribute.name, attribute])),
     toOne: new Map(

@@ -2,6 +2,9 @@
 export const OPERATIONS = ['list', 'create', 'read', 'update', 'delete'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
+/** Who may use an operation: anyone, any authenticated caller, or administrators only. */
+export type AccessLevel = 'public' | 'authenticated' | 'admin';
+
 export type AttributeType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'time' | 'enum';
 
 /** When a member may be written: on create, on patch, both, or never (read-only). */
@@ -68,7 +71,14 @@ export interface PolymorphicDefinition {
 export interface ResourceDefinition {
   readonly type: string;
   readonly entity: EntityClass;
+  /** The supported operations (others answer 405) and who may use each. */
+  readonly access: ReadonlyMap<Operation, AccessLevel>;
   readonly operations: ReadonlySet<Operation>;
+  /**
+   * Entity property holding the owning user's id (`id` for users themselves). Callers other
+   * than administrators see and change only their own rows in non-public operations.
+   */
+  readonly owner?: string;
   readonly attributes: readonly AttributeDefinition[];
   readonly attributeByName: ReadonlyMap<string, AttributeDefinition>;
   readonly toOne: ReadonlyMap<string, AttributeDefinition>;

@@ -6,7 +6,7 @@ import { readResourceDefinition } from '../metadata/definition.reader';
 import type { PaginationStyle } from './pagination';
 import { parseResourceQuery } from './query-parameters.parser';
 
-@Resource({ type: 'parts', operations: ['list', 'read'] })
+@Resource({ type: 'parts', access: { list: 'public', read: 'public' } })
 class Part extends ResourceEntity {
   @Attribute({ type: 'string' }) name!: string;
   @Attribute({ type: 'integer' }) priceCents!: number;

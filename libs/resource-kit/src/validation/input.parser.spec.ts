@@ -7,13 +7,13 @@ import { readResourceDefinition } from '../metadata/definition.reader';
 import { parseInput } from './input.parser';
 
 // Nothing of a stamp can be changed after create.
-@Resource({ type: 'stamps', operations: ['create', 'update'] })
+@Resource({ type: 'stamps', access: { create: 'public', update: 'public' } })
 class Stamp extends ResourceEntity {
   @Attribute({ type: 'string', writable: 'create' }) code!: string;
   @Attribute({ type: 'string', writable: 'create', nullable: true }) label!: string | null;
 }
 
-@Resource({ type: 'gizmos', operations: ['create', 'update'] })
+@Resource({ type: 'gizmos', access: { create: 'public', update: 'public' } })
 class Gizmo extends ResourceEntity {
   @Attribute({ type: 'string', maxLength: 5 }) name!: string;
   @Attribute({ type: 'string', optional: true, nullable: true }) note!: string | null;

@@ -5,7 +5,7 @@ import { readResourceDefinition } from '../metadata/definition.reader';
 import { outputSchema } from './output.schema';
 import { assertValidOutput, OutputValidationError } from './output.validator';
 
-@Resource({ type: 'gadgets', operations: ['create', 'read'] })
+@Resource({ type: 'gadgets', access: { create: 'public', read: 'public' } })
 class Gadget extends ResourceEntity {
   @Attribute({ type: 'string', maxLength: 5 }) name!: string;
   @Attribute({ type: 'string', optional: true, nullable: true }) note!: string | null;
@@ -20,7 +20,7 @@ class Gadget extends ResourceEntity {
   receipt!: string;
 }
 
-@Resource({ type: 'tags', operations: ['read'] })
+@Resource({ type: 'tags', access: { read: 'public' } })
 class Tag extends ResourceEntity {
   @Attribute({ type: 'enum', values: ['red', 'blue'], optional: true, nullable: true })
   colour!: string | null;

@@ -1,0 +1,62 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ForResource, HandlesOperation } from '../controller/operation';
+import { KitError } from '../errors/kit.error';
+import type { AccessLevel } from '../metadata/definition';
+import { ADMIN_ROLE, type Caller } from './caller';
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/**
+ * Applies each operation's declared access level: public operations need no token (a valid
+ * one still identifies the caller), others a valid bearer token (401 otherwise), admin
+ * operations an administrator (403 otherwise). Static tokens are tried before JWTs.
+ */
+@Injectable()
+export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const level = this.levelOf(context);
+    if (!level) return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    if (level === 'public' && !request.headers.authorization) return true;
+    try {
+      await super.canActivate(context);
+    } catch (error) {
+      if (level === 'public') return true;
+      throw error;
+    }
+    if (level === 'admin' && (request.user as Caller).role !== ADMIN_ROLE) {
+      throw new KitError('forbidden', ['this operation is for administrators']);
+    }
+    return true;
+  }
+
+  override handleRequest<T>(
+    error: unknown,
+    caller: T | false,
+    _info: unknown,
+    context: ExecutionContext,
+  ): T {
+    if (error || !caller) {
+      const { authorization } = context.switchToHttp().getRequest<Request>().headers;
+      const message = authorization
+        ? 'the bearer token is invalid, expired or revoked'
+        : 'authentication required: send Authorization: Bearer <token>';
+      throw new KitError('unauthenticated', [message], CHALLENGE);
+    }
+    return caller;
+  }
+
+  private levelOf(context: ExecutionContext): AccessLevel | undefined {
+    const handles = this.reflector.get(HandlesOperation, context.getHandler());
+    const definition = this.reflector.get(ForResource, context.getClass());
+    if (!handles?.operation || !definition) return undefined;
+    return definition.access.get(handles.operation);
+  }
+}

@@ -1,0 +1,42 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { KIT_AUTH_OPTIONS, SESSION_VERIFIER } from './auth.options';
+import type { AuthOptions, SessionVerifier } from './auth.options';
+import type { Caller } from './caller';
+
+interface SessionClaims {
+  sub?: unknown;
+  sid?: unknown;
+}
+
+/**
+ * Session JWTs: signature with the one configured algorithm (no `none`, no confusion between
+ * HMAC and public keys), issuer, audience and expiry, then the session must still exist.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(KIT_AUTH_OPTIONS) options: AuthOptions,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    const { jwt } = options;
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: jwt.algorithm === 'HS256' ? jwt.secret : jwt.publicKey,
+      algorithms: [jwt.algorithm],
+      issuer: jwt.issuer,
+      audience: jwt.audience,
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: SessionClaims): Promise<Caller | false> {
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return false;
+    // The service's sessions resource provides the verifier; looked up where it is declared.
+    const sessions = this.moduleRef.get<SessionVerifier>(SESSION_VERIFIER, { strict: false });
+    const session = await sessions.isActive(claims.sid, claims.sub);
+    return session ? { id: claims.sub, role: session.role, sessionId: claims.sid } : false;
+  }
+}
