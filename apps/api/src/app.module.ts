@@ -5,12 +5,16 @@ import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
 import { loggerParams } from './logging/logger.params';
+import { SessionsModule } from './modules/sessions/sessions.module';
+import { UsersModule } from './modules/users/users.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
+      // APP_CONFIG is visible to every feature module.
+      global: true,
       imports: [
         LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
@@ -21,6 +25,8 @@ export class AppModule {
           retryAttempts: 0,
         }),
         ResourceKitModule.forRoot({ secret: config.jwtSecret, auth: { jwt: config.jwt } }),
+        UsersModule,
+        SessionsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

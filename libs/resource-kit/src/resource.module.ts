@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Type } from '@nestjs/common';
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createResourceController } from './controller/resource-controller.factory';
 import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
@@ -9,6 +9,8 @@ import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from './resource-kit.op
 export interface ResourceFeature {
   /** The resource's behaviour beyond CRUD: a ResourceService subclass with hooks. */
   service?: Type<ResourceService>;
+  /** Providers the service depends on, registered (and exported) beside it. */
+  providers?: Provider[];
 }
 
 /** Puts one declared resource on the wire. */
@@ -29,6 +31,7 @@ export class ResourceModule {
       controllers: [controller],
       providers: [
         service,
+        ...(feature.providers ?? []),
         {
           provide: RESOURCE_DEFINITION,
           inject: [RESOURCE_KIT_OPTIONS],
@@ -36,7 +39,7 @@ export class ResourceModule {
             readResourceDefinition(entity, options.keyCasing),
         },
       ],
-      exports: [service],
+      exports: [service, ...(feature.providers ?? [])],
     };
   }
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from './request-context';
 /** The request's context; the auth layer puts the caller on `request.user`. */
 export function requestContextOf(request: Request): RequestContext {
   const caller = (request as Request & { user?: RequestContext['caller'] }).user;
-  return caller ? { caller } : {};
+  return { ...(caller && { caller }), clientAddress: request.ip };
 }
 
 export const Context = createParamDecorator(

@@ -98,6 +98,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
         updatedAt: now,
         ...this.ownedBy(context),
       } as unknown as T);
+      // Attributes without a column (a password) stay on the object for the hooks to read.
+      Object.assign(entity, Object.fromEntries(input));
       await this.beforeCreate(entity, write);
       return this.repository(write.manager).save(entity);
     });

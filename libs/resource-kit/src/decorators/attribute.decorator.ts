@@ -7,6 +7,8 @@ export interface AttributeOptions {
   type: AttributeType;
   /** Allowed values of an `enum` attribute. */
   values?: readonly string[];
+  /** A stricter format of a `string` attribute. */
+  format?: 'email';
   /** Not required on create. */
   optional?: boolean;
   /** May be null (in input when writable, and in output). */
@@ -47,6 +49,7 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
     property,
     type: options.type,
     values: options.values,
+    format: options.format,
     optional: options.optional ?? writable === false,
     nullable: options.nullable ?? false,
     writable,

@@ -6,6 +6,7 @@ export interface MemberDeclaration {
   readonly property: string;
   readonly type: AttributeType;
   readonly values?: readonly string[];
+  readonly format?: 'email';
   readonly optional: boolean;
   readonly nullable: boolean;
   readonly writable: boolean | 'create';

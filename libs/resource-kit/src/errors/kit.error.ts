@@ -8,6 +8,7 @@ export type KitErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'rate_limited'
   | 'unavailable';
 
 /** A failure the client should see: a code and one message per problem. */

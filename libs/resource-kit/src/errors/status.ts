@@ -10,5 +10,6 @@ export const STATUS_OF: Readonly<Record<KitErrorCode, HttpStatus>> = {
   conflict: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  rate_limited: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };

@@ -26,6 +26,8 @@ export interface AttributeDefinition {
   readonly property: string;
   readonly type: AttributeType;
   readonly values?: readonly string[];
+  /** A stricter string format (`email`). */
+  readonly format?: 'email';
   readonly nullable: boolean;
   /** Must be present on create. */
   readonly required: boolean;

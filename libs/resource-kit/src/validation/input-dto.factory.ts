@@ -1,5 +1,6 @@
 import {
   IsBoolean,
+  IsEmail,
   IsIn,
   IsInt,
   IsNumber,
@@ -89,6 +90,7 @@ function stringRules(attribute: AttributeDefinition): PropertyDecorator[] {
     NotContains('\u0000', message('must not contain U+0000')),
     MaxLength(attribute.maxLength!, message(`must be at most ${attribute.maxLength} characters`)),
   ];
+  if (attribute.format === 'email') rules.push(IsEmail({}, message('must be an email address')));
   if (attribute.minLength) {
     rules.push(
       MinLength(attribute.minLength, message(`must be at least ${attribute.minLength} characters`)),

@@ -1,4 +1,5 @@
 import Ajv, { ValidateFunction } from 'ajv';
+import { isEmail } from 'class-validator';
 import type { ResourceDefinition } from '../metadata/definition';
 import { isCalendarDate, isUtcTime } from './formats';
 import { outputSchema } from './output.schema';
@@ -18,7 +19,11 @@ export class OutputValidationError extends Error {
 const ajv = new Ajv({
   allErrors: true,
   strict: true,
-  formats: { date: isCalendarDate, 'date-time': isUtcTime },
+  formats: {
+    date: isCalendarDate,
+    'date-time': isUtcTime,
+    email: (value: string) => isEmail(value),
+  },
 });
 const compiled = new WeakMap<
   ResourceDefinition,
