@@ -2,7 +2,10 @@ import type { INestApplication } from '@nestjs/common';
 import type { App } from 'supertest/types';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/app-config';
+import { STATIC_ADMIN } from './shop-client';
 import { createTestDatabase, TestDatabase } from './test-database';
+
+export const TEST_JWT_SECRET = 'e2e-jwt-secret-of-at-least-thirty-two-characters';
 
 export interface TestApp {
   app: INestApplication;
@@ -11,10 +14,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the real service (real HTTP server, real database of this project's engine). */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
+/**
+ * Boots the real service (real HTTP server, real database of this project's engine), with
+ * one static admin token. Pass `database` to start a second instance on the same database.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  shared?: { database: TestDatabase },
+): Promise<TestApp> {
+  const database = shared?.database ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    STATIC_TOKENS: JSON.stringify([STATIC_ADMIN]),
+    ...database.env,
+    ...env,
+  });
   const app = await createApp(config);
   await app.init();
   return {
@@ -23,7 +39,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     database,
     close: async () => {
       await app.close();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import request from 'supertest';
-import { FixtureApp, startFixtureApp } from './fixture/fixture-app';
+import { FIXTURE_TOKENS, FixtureApp, startFixtureApp } from './fixture/fixture-app';
 
 // The wire conventions (SPEC 1.1 to 1.5, 1.8) as the kit enforces them for any resource.
 describe('resource-kit conventions', () => {
@@ -121,6 +121,31 @@ describe('resource-kit conventions', () => {
         .send({ data: { name: 'x' } })
         .expect(404);
       await http().delete('/widgets/no-such-id').expect(404);
+    });
+  });
+
+  describe('access levels', () => {
+    it('an admin operation is 401 without a token, 403 for a customer, allowed for an admin', async () => {
+      const gadget = await createGadget('guarded');
+      const missing = await http().delete(`/gadgets/${gadget.id}`).expect(401);
+      expect(missing.headers['www-authenticate']).toBe('Bearer');
+      expect(missing.body).toEqual({
+        error: ['authentication required: send Authorization: Bearer <token>'],
+      });
+      const asCustomer = await http()
+        .delete(`/gadgets/${gadget.id}`)
+        .set('Authorization', `Bearer ${FIXTURE_TOKENS.customer}`)
+        .expect(403);
+      expect(asCustomer.body).toEqual({ error: ['this operation is for administrators'] });
+      await http()
+        .delete(`/gadgets/${gadget.id}`)
+        .set('Authorization', `Bearer ${FIXTURE_TOKENS.admin}`)
+        .expect(200);
+    });
+
+    it('a public operation ignores a bad token, and 405 comes before 401', async () => {
+      await http().get('/gadgets').set('Authorization', 'Bearer nonsense').expect(200);
+      await http().put('/gadgets/x').expect(405);
     });
   });
 

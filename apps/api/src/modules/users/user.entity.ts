@@ -1,5 +1,6 @@
 import { Attribute, Resource, ResourceEntity } from '@app/resource-kit';
 import { Column } from 'typeorm';
+import { Session } from '../sessions/session.entity';
 
 export const ROLES = ['customer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -7,6 +8,7 @@ export type Role = (typeof ROLES)[number];
 @Resource({
   type: 'users',
   owner: 'id',
+  toMany: { sessions: { target: () => Session, inverse: 'userId' } },
   access: {
     create: 'public',
     list: 'authenticated',
