@@ -29,3 +29,8 @@ export type { Caller } from './auth/caller';
 export { ADMIN_ROLE } from './auth/caller';
 export { StaticTokenRegistry } from './auth/static-token.registry';
 export { TokenIssuer } from './auth/token.issuer';
+export { revisionsOf } from './decorators/revisions.factory';
+export type { Transitions } from './decorators/resource.decorator';
+export { WRITE_LISTENER } from './controller/write-listener';
+export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
+export { TransactionRunner } from './persistence/transaction.runner';

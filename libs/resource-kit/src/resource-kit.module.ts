@@ -8,6 +8,7 @@ import { StaticTokenRegistry } from './auth/static-token.registry';
 import { StaticTokenStrategy } from './auth/static-token.strategy';
 import { TokenIssuer } from './auth/token.issuer';
 import { ResourceRegistry } from './controller/resource-registry';
+import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { ClientErrorResponder } from './http/client-error.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -49,6 +50,7 @@ export class ResourceKitModule implements NestModule {
         { provide: RESOURCE_KIT_OPTIONS, useValue: resolveKitOptions(options) },
         { provide: CURSOR_CODEC, useValue: cursorCodecFor(options.secret) },
         ResourceRegistry,
+        TransactionRunner,
         JsonBodyMiddleware,
         ClientErrorResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
@@ -68,6 +70,7 @@ export class ResourceKitModule implements NestModule {
         ResourceRegistry,
         StaticTokenRegistry,
         TokenIssuer,
+        TransactionRunner,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { invalidInput, notFound } from '../errors/kit.error';
@@ -12,6 +13,10 @@ import type { ResourceInput } from '../validation/input.parser';
 import type { ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
+import { writeRevision } from './history.writer';
+import { assertTransition } from './transitions';
+import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
+import { TransactionRunner } from '../persistence/transaction.runner';
 
 export const RESOURCE_DEFINITION = Symbol('RESOURCE_DEFINITION');
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -26,6 +31,9 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(DataSource) protected readonly dataSource!: DataSource;
   @Inject(ResourceRegistry) protected readonly registry!: ResourceRegistry;
   @Inject(CURSOR_CODEC) private readonly cursors!: CursorCodec;
+  @Inject(TransactionRunner) protected readonly transactions!: TransactionRunner;
+  @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
+  private listener?: WriteListener | null;
 
   onModuleInit(): void {
     this.registry.register(this);
@@ -50,6 +58,13 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   /** Inside the delete's transaction, before the row goes. */
   protected beforeDelete(_entity: T, _context: WriteContext): Promise<void> | void {}
+
+  /** Inside the write's transaction, after the row is written (or deleted). */
+  protected afterWrite(
+    _entity: T,
+    _action: WriteAction,
+    _context: WriteContext,
+  ): Promise<void> | void {}
 
   // ---- Operations --------------------------------------------------------------------------
 
@@ -101,24 +116,30 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       // Attributes without a column (a password) stay on the object for the hooks to read.
       Object.assign(entity, Object.fromEntries(input));
       await this.beforeCreate(entity, write);
-      return this.repository(write.manager).save(entity);
+      const saved = await this.repository(write.manager).save(entity);
+      await this.written(saved, 'created', write);
+      return saved;
     });
   }
 
   update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
     return this.inTransaction(context, async (write) => {
-      const entity = await this.read(id, write, [], 'update');
+      const entity = await this.readForWrite(id, write, 'update');
+      assertTransition(this.definition, entity, input, write.caller?.role);
       Object.assign(entity, Object.fromEntries(input), { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
-      return this.repository(write.manager).save(entity);
+      const saved = await this.repository(write.manager).save(entity);
+      await this.written(saved, 'updated', write);
+      return saved;
     });
   }
 
   remove(id: string, context: RequestContext): Promise<T> {
     return this.inTransaction(context, async (write) => {
-      const entity = await this.read(id, write, [], 'delete');
+      const entity = await this.readForWrite(id, write, 'delete');
       await this.beforeDelete(entity, write);
       await this.repository(write.manager).delete({ id } as never);
+      await this.written(entity, 'deleted', write);
       return entity;
     });
   }
@@ -163,10 +184,43 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return column.databaseName;
   }
 
+  // The row a write changes, locked until the transaction ends (404 when not the caller's).
+  private async readForWrite(id: string, write: WriteContext, operation: Operation): Promise<T> {
+    const query = this.transactions.lockForUpdate(
+      this.query(write, operation).andWhere(`${ALIAS}.id = :id`, { id }),
+    );
+    const entity = await query.getOne();
+    if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
+    return entity;
+  }
+
+  // After every write: the resource's own hook, its history, then the service-wide listener.
+  private async written(entity: T, action: WriteAction, write: WriteContext): Promise<void> {
+    await this.afterWrite(entity, action, write);
+    if (action !== 'deleted') await writeRevision(this.definition, entity, write.manager);
+    await this.writeListener()?.onWrite({
+      action,
+      definition: this.definition,
+      entity,
+      context: write,
+    });
+  }
+
   private inTransaction<R>(
     context: RequestContext,
     work: (write: WriteContext) => Promise<R>,
   ): Promise<R> {
-    return this.dataSource.transaction((manager) => work({ ...context, manager }));
+    return this.transactions.run((manager) => work({ ...context, manager }));
+  }
+
+  private writeListener(): WriteListener | undefined {
+    if (this.listener === undefined) {
+      try {
+        this.listener = this.moduleRef.get<WriteListener>(WRITE_LISTENER, { strict: false });
+      } catch {
+        this.listener = null; // the service has none
+      }
+    }
+    return this.listener ?? undefined;
   }
 }

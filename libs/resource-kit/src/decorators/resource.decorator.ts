@@ -26,6 +26,23 @@ export interface ResourceOptions {
    * `[['status', 'createdAt', 'id']]`. The default order's index is always there.
    */
   indexes?: ReadonlyArray<readonly string[]>;
+  /**
+   * Keeps history: every create and update also writes a row of the revisions resource made
+   * by `revisionsOf` (its `owner` property points back here).
+   */
+  history?: { target: () => EntityClass; owner: string };
+  /**
+   * A state machine on an enum attribute (entity property): for each state, the states it
+   * may move to and the roles allowed to make that move. A move not listed is 409, a listed
+   * one the caller's role may not make is 403.
+   * @example { property: 'status', moves: { placed: { paid: ['admin'], cancelled: ['admin', 'customer'] } } }
+   */
+  transitions?: Transitions;
+}
+
+export interface Transitions {
+  readonly property: string;
+  readonly moves: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
 /**

@@ -45,6 +45,8 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     access,
     operations: new Set(access.keys()),
     owner: options.owner,
+    history: options.history,
+    transitions: options.transitions,
     attributes: Object.freeze(attributes),
     attributeByName: new Map(attributes.map((attribute) => [attribute.name, attribute])),
     toOne: new Map(

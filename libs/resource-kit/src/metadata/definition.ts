@@ -86,4 +86,9 @@ export interface ResourceDefinition {
   readonly toOne: ReadonlyMap<string, AttributeDefinition>;
   readonly toMany: ReadonlyMap<string, ToManyDefinition>;
   readonly polymorphic: readonly PolymorphicDefinition[];
+  readonly history?: { readonly target: () => EntityClass; readonly owner: string };
+  readonly transitions?: {
+    readonly property: string;
+    readonly moves: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  };
 }

@@ -1,0 +1,44 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { EntityManager } from 'typeorm';
+import type { ResourceDefinition } from '../metadata/definition';
+import { readResourceDefinition } from '../metadata/definition.reader';
+
+/** Writes the next revision of `entity` (numbered from 1) in the write's transaction. */
+export async function writeRevision(
+  definition: ResourceDefinition,
+  entity: object,
+  manager: EntityManager,
+): Promise<void> {
+  if (!definition.history) return;
+  const target = definition.history.target();
+  const owner = definition.history.owner;
+  const { id } = entity as { id: string };
+  const revisions = manager.getRepository(target);
+  const latest = await revisions
+    .createQueryBuilder('revision')
+    .select('MAX(revision.revision)', 'latest')
+    .where(`revision.${owner} = :id`, { id })
+    .getRawOne<{ latest: number | string | null }>();
+  const copied = readResourceDefinition(target)
+    .attributes.filter(
+      (attribute) =>
+        attribute.property in entity &&
+        attribute.property !== 'createdAt' &&
+        attribute.property !== 'updatedAt',
+    )
+    .map((attribute) => [
+      attribute.property,
+      (entity as Record<string, unknown>)[attribute.property],
+    ]);
+  const now = new Date();
+  await revisions.save(
+    revisions.create({
+      ...Object.fromEntries(copied),
+      id: uuidv7(),
+      createdAt: now,
+      updatedAt: now,
+      [owner]: id,
+      revision: Number(latest?.latest ?? 0) + 1,
+    }),
+  );
+}

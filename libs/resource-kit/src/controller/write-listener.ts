@@ -1,0 +1,22 @@
+import type { ResourceDefinition } from '../metadata/definition';
+import type { WriteContext } from './request-context';
+
+export type WriteAction = 'created' | 'updated' | 'deleted';
+
+/** A successful write, told inside its transaction (the listener's own writes commit with it). */
+export interface WriteEvent {
+  readonly action: WriteAction;
+  readonly definition: ResourceDefinition;
+  readonly entity: object;
+  readonly context: WriteContext;
+}
+
+/**
+ * Implemented by the service to observe every write of every resource (an audit trail,
+ * an outbox). Provide it under WRITE_LISTENER; the kit finds it wherever it is declared.
+ */
+export interface WriteListener {
+  onWrite(event: WriteEvent): Promise<void>;
+}
+
+export const WRITE_LISTENER = Symbol('WRITE_LISTENER');

@@ -1,0 +1,50 @@
+import type { EntityClass } from '../metadata/definition';
+import { readResourceDefinition } from '../metadata/definition.reader';
+import type { AccessLevel } from '../metadata/definition';
+import { Attribute } from './attribute.decorator';
+import { Resource } from './resource.decorator';
+import { ResourceEntity } from './resource-entity';
+import { ToOne } from './to-one.decorator';
+
+const OWN_MEMBERS = new Set(['createdAt', 'updatedAt']);
+
+/**
+ * Declares the revisions resource of a resource with history, from the resource's own
+ * declaration: its stored, readable attributes, all optional (a revision shows them as they
+ * were), a `revision` number from 1, and a to-one back to the resource. Read-only.
+ * @example
+ *   export const ProductRevision = revisionsOf(Product, { type: 'product_revisions', owner: 'productId', access: 'public' });
+ */
+export function revisionsOf(
+  source: EntityClass,
+  options: { type: string; owner: string; access: AccessLevel },
+): EntityClass<ResourceEntity> {
+  const revisions = class extends ResourceEntity {};
+  Object.defineProperty(revisions, 'name', { value: `${source.name}Revision` });
+  const prototype = revisions.prototype as object;
+  ToOne(() => source, { writable: false, onDelete: 'CASCADE' })(prototype, options.owner);
+  Attribute({ type: 'integer', writable: false, min: 1 })(prototype, 'revision');
+  for (const attribute of readResourceDefinition(source).attributes) {
+    if (!attribute.stored || attribute.output === 'never' || OWN_MEMBERS.has(attribute.property))
+      continue;
+    const { type, values, format, maxLength, minLength, min, max } = attribute;
+    Attribute({
+      type,
+      values,
+      format,
+      maxLength,
+      minLength,
+      min,
+      max,
+      writable: false,
+      optional: true,
+      nullable: true,
+    })(prototype, attribute.property);
+  }
+  Resource({
+    type: options.type,
+    access: { list: options.access, read: options.access },
+    indexes: [[options.owner, 'revision']],
+  })(revisions);
+  return revisions;
+}
