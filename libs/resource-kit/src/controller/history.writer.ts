@@ -31,14 +31,13 @@ export async function writeRevision(
       (entity as Record<string, unknown>)[attribute.property],
     ]);
   const now = new Date();
-  await revisions.save(
-    revisions.create({
-      ...Object.fromEntries(copied),
-      id: uuidv7(),
-      createdAt: now,
-      updatedAt: now,
-      [owner]: id,
-      revision: Number(latest?.latest ?? 0) + 1,
-    }),
-  );
+  const revision: Record<string, unknown> = {
+    ...Object.fromEntries(copied),
+    id: uuidv7(),
+    createdAt: now,
+    updatedAt: now,
+    [owner]: id,
+    revision: Number(latest?.latest ?? 0) + 1,
+  };
+  await revisions.insert(revision);
 }
