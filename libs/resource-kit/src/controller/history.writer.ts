@@ -26,7 +26,7 @@ export async function writeRevision(
         attribute.property !== 'createdAt' &&
         attribute.property !== 'updatedAt',
     )
-    .map((attribute) => [
+    .map((attribute): [string, unknown] => [
       attribute.property,
       (entity as Record<string, unknown>)[attribute.property],
     ]);
