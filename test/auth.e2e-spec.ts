@@ -33,6 +33,7 @@ describe('authentication and authorization', () => {
         name: 'Ann',
         birth_date: '1990-05-17',
         role: 'customer',
+        cart_id: body.data.id,
       });
     });
 

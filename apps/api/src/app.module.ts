@@ -5,6 +5,12 @@ import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
 import { loggerParams } from './logging/logger.params';
+import { CartItemsModule } from './modules/cart-items/cart-items.module';
+import { CartsModule } from './modules/carts/carts.module';
+import { EventsModule } from './modules/events/events.module';
+import { OrderItemsModule } from './modules/order-items/order-items.module';
+import { OrdersModule } from './modules/orders/orders.module';
+import { ProductsModule } from './modules/products/products.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -27,6 +33,12 @@ export class AppModule {
         ResourceKitModule.forRoot({ secret: config.jwtSecret, auth: { jwt: config.jwt } }),
         UsersModule,
         SessionsModule,
+        ProductsModule,
+        CartsModule,
+        CartItemsModule,
+        OrdersModule,
+        OrderItemsModule,
+        EventsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

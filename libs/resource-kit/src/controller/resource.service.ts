@@ -111,7 +111,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
         id: uuidv7(),
         createdAt: now,
         updatedAt: now,
-        ...this.ownedBy(context),
+        ...this.ownedBy(context, input),
       } as unknown as T);
       // Attributes without a column (a password) stay on the object for the hooks to read.
       Object.assign(entity, Object.fromEntries(input));
@@ -173,9 +173,10 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   }
 
   // A new row of an owned resource belongs to its creator (unless the owner is the row itself).
-  private ownedBy(context: RequestContext): Record<string, string> {
+  private ownedBy(context: RequestContext, input: ResourceInput): Record<string, string> {
     const { owner } = this.definition;
-    return owner && owner !== 'id' && context.caller ? { [owner]: context.caller.id } : {};
+    if (!owner || owner === 'id' || !context.caller || input.has(owner)) return {};
+    return { [owner]: context.caller.id };
   }
 
   protected column(property: string): string {

@@ -1,5 +1,5 @@
 import { Column, ColumnOptions } from 'typeorm';
-import type { AttributeType, Visibility } from '../metadata/definition';
+import type { AttributeType, EntityClass, Visibility } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
 import { MemberDeclaration, recordMember } from './member-declarations';
 
@@ -7,14 +7,16 @@ export interface AttributeOptions {
   type: AttributeType;
   /** Allowed values of an `enum` attribute. */
   values?: readonly string[];
+  /** The resources an `ids` attribute (`cart_item_ids`, create input only) refers to. */
+  target?: () => EntityClass;
   /** A stricter format of a `string` attribute. */
   format?: 'email';
   /** Not required on create. */
   optional?: boolean;
   /** May be null (in input when writable, and in output). */
   nullable?: boolean;
-  /** `true` (create and patch, the default), `'create'` (create only) or `false` (read-only). */
-  writable?: boolean | 'create';
+  /** `true` (create and patch, the default), `'create'`, `'patch'` (only one of them) or `false` (read-only). */
+  writable?: boolean | 'create' | 'patch';
   /** `'always'` (default), `'never'` (write-only) or `'on-create'` (only in the POST response). */
   output?: Visibility;
   minLength?: number;
@@ -50,7 +52,8 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
     type: options.type,
     values: options.values,
     format: options.format,
-    optional: options.optional ?? writable === false,
+    ...(options.target && { reference: { relationship: '', target: options.target } }),
+    optional: options.optional ?? (writable === false || writable === 'patch'),
     nullable: options.nullable ?? false,
     writable,
     output: options.output ?? 'always',
@@ -84,5 +87,9 @@ export function columnFor(member: MemberDeclaration): ColumnOptions {
     case 'time':
       // `timestamp` on PostgreSQL, `datetime` on SQLite; the service runs in UTC.
       return { ...base, type: Date };
+    case 'ids':
+      throw new Error(
+        `${member.property}: an ids attribute is input only; declare it with column: false`,
+      );
   }
 }

@@ -9,7 +9,7 @@ export interface MemberDeclaration {
   readonly format?: 'email';
   readonly optional: boolean;
   readonly nullable: boolean;
-  readonly writable: boolean | 'create';
+  readonly writable: boolean | 'create' | 'patch';
   readonly output: Visibility;
   readonly stored: boolean;
   readonly minLength?: number;

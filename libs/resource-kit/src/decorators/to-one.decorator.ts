@@ -10,6 +10,8 @@ export interface ToOneOptions {
   nullable?: boolean;
   /** What the database does to this row when the target is deleted (default: refuse). */
   onDelete?: 'CASCADE' | 'RESTRICT' | 'SET NULL';
+  /** `false` for a reference without a foreign key (the target may go, the id stays). */
+  foreignKey?: boolean;
 }
 
 export const ID_COLUMN = { type: 'varchar', length: 36 } as const;
@@ -42,10 +44,11 @@ export function ToOne(target: () => EntityClass, options: ToOneOptions = {}): Pr
     const name = snakeCase(idProperty);
     Column({ ...ID_COLUMN, name, nullable: options.nullable ?? false })(prototype, property);
     Index()(prototype, property);
-    ManyToOne(target, { onDelete: options.onDelete ?? 'RESTRICT', nullable: options.nullable })(
-      prototype,
-      relationship,
-    );
+    ManyToOne(target, {
+      onDelete: options.onDelete ?? 'RESTRICT',
+      nullable: options.nullable,
+      createForeignKeyConstraints: options.foreignKey ?? true,
+    })(prototype, relationship);
     JoinColumn({ name })(prototype, relationship);
   };
 }

@@ -51,7 +51,7 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     attributeByName: new Map(attributes.map((attribute) => [attribute.name, attribute])),
     toOne: new Map(
       attributes
-        .filter((attribute) => attribute.reference)
+        .filter((attribute) => attribute.reference && attribute.type !== 'ids')
         .map((attribute) => [attribute.reference!.relationship, attribute]),
     ),
     polymorphic: Object.freeze(
@@ -78,7 +78,10 @@ function attributeOf(member: MemberDeclaration, casing: KeyCasing): AttributeDef
     name: wireName(property, casing),
     property,
     required: !optional,
-    writable: Object.freeze({ create: writable !== false, patch: writable === true }),
+    writable: Object.freeze({
+      create: writable === true || writable === 'create',
+      patch: writable === true || writable === 'patch',
+    }),
     // The relationship's path segment follows the key casing too (previous_cart).
     reference:
       reference &&

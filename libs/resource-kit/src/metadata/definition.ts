@@ -5,7 +5,16 @@ export type Operation = (typeof OPERATIONS)[number];
 /** Who may use an operation: anyone, any authenticated caller, or administrators only. */
 export type AccessLevel = 'public' | 'authenticated' | 'admin';
 
-export type AttributeType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'time' | 'enum';
+export type AttributeType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'enum'
+  /** A list of ids of `reference.target` resources: create input only (`cart_item_ids`). */
+  | 'ids';
 
 /** When a member may be written: on create, on patch, both, or never (read-only). */
 export interface Writability {

@@ -31,6 +31,8 @@ export function parseQueryValue(
       return attribute.values!.includes(text) ? text : undefined;
     case 'string':
       return text.includes('\u0000') ? undefined : text;
+    case 'ids':
+      return undefined;
   }
 }
 
@@ -50,5 +52,7 @@ export function describeType(attribute: Pick<AttributeDefinition, 'type' | 'valu
       return `one of ${attribute.values!.join(', ')}`;
     case 'string':
       return 'a string without U+0000';
+    case 'ids':
+      return 'a list of ids';
   }
 }

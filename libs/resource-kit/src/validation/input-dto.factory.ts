@@ -1,4 +1,8 @@
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
   IsBoolean,
   IsEmail,
   IsIn,
@@ -81,6 +85,15 @@ function valueRules(attribute: AttributeDefinition): PropertyDecorator[] {
       return [check('date', isCalendarDate, 'must be a date in the form YYYY-MM-DD')];
     case 'time':
       return [check('time', isUtcTime, 'must be a UTC time in the form YYYY-MM-DDTHH:MM:SSZ')];
+    case 'ids':
+      return [
+        IsArray(message('must be an array of ids')),
+        ArrayMinSize(1, message('must hold at least one id')),
+        ArrayMaxSize(100, message('must hold at most 100 ids')),
+        IsString({ each: true, ...message('must hold only id strings') }),
+        MaxLength(36, { each: true, ...message('must hold only id strings') }),
+        ArrayUnique(undefined, message('must not repeat an id')),
+      ];
   }
 }
 

@@ -67,14 +67,23 @@ export function createInputPipe(
     ): Promise<string[]> {
       const checks = definition.attributes
         .filter(
-          (attribute) => attribute.reference && typeof input.get(attribute.property) === 'string',
+          (attribute) =>
+            attribute.reference &&
+            input.get(attribute.property) !== undefined &&
+            input.get(attribute.property) !== null,
         )
         .map(async (attribute) => {
           const target = this.registry.serviceOf(attribute.reference!.target());
-          const visible = await target.isVisible(input.get(attribute.property) as string, context);
-          return visible
-            ? []
-            : [`data.${attribute.name} refers to no ${target.definition.type} resource`];
+          const value = input.get(attribute.property);
+          const ids = Array.isArray(value) ? (value as string[]) : [value as string];
+          const visible = await Promise.all(ids.map((id) => target.isVisible(id, context)));
+          return ids
+            .filter((_, index) => !visible[index])
+            .map(
+              (id) =>
+                `data.${attribute.name} refers to no ${target.definition.type} resource` +
+                (Array.isArray(value) ? ` (${id})` : ''),
+            );
         });
       return (await Promise.all(checks)).flat();
     }

@@ -74,6 +74,8 @@ function valueSchema(attribute: AttributeDefinition): JsonSchema {
       return { type: 'string', format: 'date' };
     case 'time':
       return { type: 'string', format: 'date-time' };
+    case 'ids':
+      return { type: 'array', items: { type: 'string' } };
   }
 }
 

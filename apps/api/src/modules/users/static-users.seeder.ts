@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { NO_PASSWORD } from './password';
 import { User } from './user.entity';
+import { Cart } from '../carts/cart.entity';
+import { newCart } from '../carts/new-cart';
 
 /**
  * Makes the users named by STATIC_TOKENS exist (created or brought up to date) and grants
@@ -24,10 +26,12 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
       const emailKey = granted.email.toLowerCase();
       const now = new Date();
       const existing = await users.findOneBy({ emailKey });
+      const id = existing?.id ?? randomUUID();
       const user =
         existing ??
         users.create({
-          id: randomUUID(),
+          id,
+          cartId: id,
           createdAt: now,
           passwordHash: NO_PASSWORD,
           birthDate: null,
@@ -40,6 +44,7 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
         updatedAt: now,
       });
       await users.save(user);
+      if (!existing) await this.dataSource.getRepository(Cart).insert(newCart(user));
       this.tokens.register(granted.token, { id: user.id, role: user.role });
     }
   }

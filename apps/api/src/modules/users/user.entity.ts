@@ -1,4 +1,6 @@
-import { Attribute, Resource, ResourceEntity } from '@app/resource-kit';
+import { Attribute, Resource, ResourceEntity, ToOne } from '@app/resource-kit';
+import { Cart } from '../carts/cart.entity';
+import { Order } from '../orders/order.entity';
 import { Column } from 'typeorm';
 import { Session } from '../sessions/session.entity';
 
@@ -8,7 +10,10 @@ export type Role = (typeof ROLES)[number];
 @Resource({
   type: 'users',
   owner: 'id',
-  toMany: { sessions: { target: () => Session, inverse: 'userId' } },
+  toMany: {
+    sessions: { target: () => Session, inverse: 'userId' },
+    orders: { target: () => Order, inverse: 'userId' },
+  },
   access: {
     create: 'public',
     list: 'authenticated',
@@ -39,4 +44,9 @@ export class User extends ResourceEntity {
 
   @Attribute({ type: 'enum', values: ROLES, writable: false, column: { default: 'customer' } })
   role!: Role;
+
+  // The cart is created with the user and has the same id; no foreign key, since each
+  // row needs the other to exist first.
+  @ToOne(() => Cart, { writable: false, foreignKey: false })
+  cartId!: string;
 }

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, ResourceInput, ResourceService, WriteContext } from '@app/resource-kit';
+import {
+  conflict,
+  ResourceInput,
+  ResourceService,
+  WriteAction,
+  WriteContext,
+} from '@app/resource-kit';
+import { newCart } from '../carts/new-cart';
+import { Cart } from '../carts/cart.entity';
+import { Order } from '../orders/order.entity';
 import { hashPassword } from './password';
 import { User } from './user.entity';
 
@@ -8,6 +17,7 @@ import { User } from './user.entity';
 export class UsersService extends ResourceService<User> {
   protected override async beforeCreate(user: User, write: WriteContext): Promise<void> {
     user.role = 'customer';
+    user.cartId = user.id;
     await this.setEmail(user, user.email, write);
     user.passwordHash = await hashPassword(user.password!);
   }
@@ -19,6 +29,20 @@ export class UsersService extends ResourceService<User> {
   ): Promise<void> {
     if (changes.has('email')) await this.setEmail(user, user.email, write);
     if (changes.has('password')) user.passwordHash = await hashPassword(user.password!);
+  }
+
+  protected override async afterWrite(
+    user: User,
+    action: WriteAction,
+    { manager }: WriteContext,
+  ): Promise<void> {
+    if (action === 'created') await manager.insert(Cart, newCart(user));
+  }
+
+  protected override async beforeDelete(user: User, { manager }: WriteContext): Promise<void> {
+    if (await manager.getRepository(Order).existsBy({ userId: user.id })) {
+      throw conflict('users with orders cannot be deleted');
+    }
   }
 
   private async setEmail(user: User, email: string, { manager }: WriteContext): Promise<void> {

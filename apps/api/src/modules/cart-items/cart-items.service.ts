@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { conflict, ResourceService, WriteAction, WriteContext } from '@app/resource-kit';
+import { lockCart, recalculateCart } from '../carts/cart-totals';
+import { Product } from '../products/product.entity';
+import { CartItem } from './cart-item.entity';
+
+/** Prices each line from its product, keeps one line per product, and the cart's totals true. */
+@Injectable()
+export class CartItemsService extends ResourceService<CartItem> {
+  protected override async beforeCreate(item: CartItem, write: WriteContext): Promise<void> {
+    const cart = await lockCart(write.manager, this.transactions, item.cartId);
+    const taken = await write.manager
+      .getRepository(CartItem)
+      .existsBy({ cartId: item.cartId, productId: item.productId });
+    if (taken)
+      throw conflict(
+        'this product is already in the cart; change the quantity of its item instead',
+      );
+    const product = await this.price(item, write);
+    if (cart && product.currency !== cart.currency) {
+      throw conflict(
+        `the cart holds ${cart.currency}; this product is priced in ${product.currency}`,
+      );
+    }
+  }
+
+  protected override async beforeUpdate(
+    item: CartItem,
+    _changes: unknown,
+    write: WriteContext,
+  ): Promise<void> {
+    await lockCart(write.manager, this.transactions, item.cartId);
+    await this.price(item, write);
+  }
+
+  protected override async beforeDelete(item: CartItem, write: WriteContext): Promise<void> {
+    await lockCart(write.manager, this.transactions, item.cartId);
+  }
+
+  protected override async afterWrite(
+    item: CartItem,
+    _action: WriteAction,
+    write: WriteContext,
+  ): Promise<void> {
+    await recalculateCart(write.manager, item.cartId);
+  }
+
+  private async price(item: CartItem, { manager }: WriteContext): Promise<Product> {
+    const product = await manager.getRepository(Product).findOneByOrFail({ id: item.productId });
+    if (item.quantity > product.stock) {
+      throw conflict(
+        `only ${product.stock} of this product ${product.stock === 1 ? 'is' : 'are'} in stock`,
+      );
+    }
+    item.unitPriceCents = product.priceCents;
+    item.lineTotalCents = product.priceCents * item.quantity;
+    return product;
+  }
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { WriteEvent, WriteListener } from '@app/resource-kit';
+import { randomUUID } from 'node:crypto';
+import { Event } from './event.entity';
+
+/**
+ * Records every successful write as an event, in the write's own transaction: either both
+ * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
+ * they create or log in.
+ */
+@Injectable()
+export class EventsRecorder implements WriteListener {
+  async onWrite({ action, definition, entity, context }: WriteEvent): Promise<void> {
+    const subject = entity as { id: string; userId?: string };
+    const userId =
+      context.caller?.id ?? (definition.type === 'users' ? subject.id : subject.userId);
+    if (!userId) return;
+    const now = new Date();
+    const event = context.manager.create(Event, {
+      id: randomUUID(),
+      createdAt: now,
+      updatedAt: now,
+      occurredAt: now,
+      action,
+      userId,
+    });
+    event.subject = { type: definition.type, id: subject.id };
+    await context.manager.insert(Event, event);
+  }
+}
