@@ -25,7 +25,7 @@ export async function startTestApp(
   const database = shared?.database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     STATIC_TOKENS: JSON.stringify([STATIC_ADMIN]),
     ...database.env,

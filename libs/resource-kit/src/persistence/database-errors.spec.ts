@@ -25,6 +25,15 @@ describe('databaseFailure', () => {
     (code) => expect(databaseFailure(queryFailed(code))).toEqual(RELATED),
   );
 
+  it("maps SQLite's ON DELETE RESTRICT (a trigger constraint on a foreign key) to 409", () => {
+    expect(
+      databaseFailure(queryFailed('SQLITE_CONSTRAINT_TRIGGER', 'FOREIGN KEY constraint failed')),
+    ).toEqual(RELATED);
+    expect(
+      databaseFailure(queryFailed('SQLITE_CONSTRAINT_TRIGGER', 'raised by a trigger')),
+    ).toBeUndefined();
+  });
+
   it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '53300'])(
     'maps the PostgreSQL connection failure %s to 503 with Retry-After',
     (code) => expect(databaseFailure(queryFailed(code))).toEqual(UNAVAILABLE),

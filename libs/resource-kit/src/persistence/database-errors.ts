@@ -34,7 +34,11 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
   ) {
     return { status: 409, messages: ['a resource with this unique value already exists'] };
   }
-  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+  if (
+    code === '23503' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    isSqliteRestrict(code, exception)
+  ) {
     return { status: 409, messages: ['the change conflicts with related resources'] };
   }
   if (UNAVAILABLE.has(code) || /connection|timeout/i.test(String((exception as Error).message))) {
@@ -45,6 +49,14 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
     };
   }
   return undefined;
+}
+
+// SQLite reports ON DELETE RESTRICT as a trigger constraint, with a foreign key message.
+function isSqliteRestrict(code: string, exception: unknown): boolean {
+  return (
+    code === 'SQLITE_CONSTRAINT_TRIGGER' &&
+    /FOREIGN KEY/i.test(String((exception as Error).message))
+  );
 }
 
 function driverCode(exception: unknown): string | undefined {
