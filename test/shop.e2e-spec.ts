@@ -51,7 +51,7 @@ describe('the shop', () => {
       const { body } = await request(service.http)
         .get(`/products/${product.id}/revisions`)
         .expect(200);
-      expect(body.data.map((r: Row) => [r.revision, r.price_cents, r.name])).toEqual([
+      expect((body.data as Row[]).map((r) => [r.revision, r.price_cents, r.name])).toEqual([
         [1, 500, 'Mug'],
         [2, 650, 'Mug'],
       ]);
@@ -123,7 +123,7 @@ describe('the shop', () => {
       expect(await cartOf(token, user.id)).toMatchObject({ subtotal_cents: 1000, item_count: 1 });
       const items = (await shop.as(token).get(`/carts/${user.id}/cart_items`).expect(200)).body
         .data;
-      expect(items.map((i: Row) => i.id)).toEqual([line.id]);
+      expect((items as Row[]).map((i) => i.id)).toEqual([line.id]);
     });
 
     it("refuses the same product twice (409), more than the stock (409), another user's cart (400)", async () => {
@@ -373,7 +373,9 @@ describe('the shop', () => {
       await shop.as(session.token).patch(`/users/${user.id}`, { name: 'Eva' }).expect(200);
       await shop.as(session.token).post('/users', {}).expect(400); // failed writes record nothing
       const { body } = await shop.as(session.token).get('/events').expect(200);
-      expect(body.data.map((e: Row) => [e.action, (e.subject as Row).type, e.user_id])).toEqual([
+      expect(
+        (body.data as Row[]).map((e) => [e.action, (e.subject as Row).type, e.user_id]),
+      ).toEqual([
         ['created', 'users', user.id],
         ['created', 'sessions', user.id],
         ['updated', 'users', user.id],
