@@ -365,6 +365,32 @@ describe('the shop', () => {
     });
   });
 
+  describe('verbs a resource does not support', () => {
+    it.each([
+      ['PATCH', '/sessions/x', 'GET, DELETE'],
+      ['POST', '/product_revisions', 'GET'],
+      ['PATCH', '/product_revisions/x', 'GET'],
+      ['POST', '/carts', 'GET'],
+      ['PATCH', '/carts/x', 'GET'],
+      ['DELETE', '/carts/x', 'GET'],
+      ['DELETE', '/orders/x', 'GET, PATCH'],
+      ['POST', '/order_items', 'GET'],
+      ['PATCH', '/order_items/x', 'GET'],
+      ['DELETE', '/order_items/x', 'GET'],
+      ['POST', '/events', 'GET'],
+      ['DELETE', '/events/x', 'GET'],
+      ['PUT', '/products/x', 'GET, PATCH, DELETE'],
+      ['PUT', '/users', 'GET, POST'],
+    ])('%s %s is 405 with Allow: %s', async (method, path, allow) => {
+      const response = await request(service.http)
+        [method.toLowerCase() as 'get'](path)
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+        .expect(405);
+      expect(response.headers.allow).toBe(allow);
+      expect(response.body).toEqual({ error: [expect.stringContaining('is not allowed here')] });
+    });
+  });
+
   describe('events', () => {
     it('record each write for the user it acted for; customers see their own, admins all', async () => {
       const email = unique('eva');

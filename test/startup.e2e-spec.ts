@@ -52,6 +52,12 @@ describe('service process', () => {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ data: { status: 'ok' } });
+      // Development loads the demo catalogue.
+      expect(output()).toContain('Loaded 5 demo products');
+      const products = (await (await fetch(`http://127.0.0.1:${port}/products`)).json()) as {
+        data: unknown[];
+      };
+      expect(products.data).toHaveLength(5);
     } finally {
       service.kill('SIGTERM');
     }

@@ -8,15 +8,20 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
 import { ConfigurationError } from './config/environment';
 import { AppConfig, loadConfig } from './config/app-config';
+import { seedDemoCatalog } from './database/demo-catalog';
 
 async function main(): Promise<void> {
   const config = loadOrExit();
   const app = await createApp(config);
+  await app.init();
+  // Development starts with something to browse.
+  const seeded = config.nodeEnv === 'development' ? await seedDemoCatalog(app) : 0;
   await app.listen(config.port);
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   const url = `http://localhost:${port}${config.basePath}`;
   const logger = new Logger('Bootstrap');
   logger.log(`Listening on ${url} (${config.database.type}, ${config.nodeEnv})`);
+  if (seeded > 0) logger.log(`Loaded ${seeded} demo products`);
   if (config.generatedAdminToken) {
     logger.log(
       `STATIC_TOKENS is unset: development admin token for this run: ${config.generatedAdminToken}`,
