@@ -307,6 +307,22 @@ describe('asymmetric signing keys', () => {
 });
 
 describe('login throttling shared through Redis', () => {
+  it('keeps logins working while Redis is unreachable', async () => {
+    const service = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const shop = new ShopClient(service.http);
+      const email = unique('una');
+      await shop.signUp(email);
+      await request(service.http)
+        .post('/sessions')
+        .send({ data: { email, password: 'wrong password' } })
+        .expect(401);
+      await shop.logIn(email);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('counts failures across two instances', async () => {
     const first = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:6379' });
     const second = await startTestApp(

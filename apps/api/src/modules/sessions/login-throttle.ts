@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { KitError } from '@app/resource-kit';
 import Redis from 'ioredis';
 import {
@@ -21,14 +21,13 @@ const FAILURES_PER_ADDRESS = 20;
  */
 @Injectable()
 export class LoginThrottle implements OnModuleDestroy {
+  private readonly logger = new Logger(LoginThrottle.name);
   private readonly redis?: Redis;
   private readonly byEmail: RateLimiterAbstract;
   private readonly byAddress: RateLimiterAbstract;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.redis = config.redisUrl
-      ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
-      : undefined;
+    this.redis = config.redisUrl ? this.connect(config.redisUrl) : undefined;
     this.byEmail = this.limiter('login:email', FAILURES_PER_EMAIL);
     this.byAddress = this.limiter('login:address', FAILURES_PER_ADDRESS);
   }
@@ -65,10 +64,27 @@ export class LoginThrottle implements OnModuleDestroy {
     this.redis?.disconnect();
   }
 
+  private connect(url: string): Redis {
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // ioredis reconnects by itself; say so once per outage instead of crashing or spamming.
+    let down = false;
+    redis.on('error', (error: Error) => {
+      if (!down)
+        this.logger.warn(`Redis unavailable, counting failed logins in memory: ${error.message}`);
+      down = true;
+    });
+    redis.on('ready', () => (down = false));
+    return redis;
+  }
+
+  // With Redis unreachable, counting goes on in memory rather than failing logins.
   private limiter(keyPrefix: string, points: number): RateLimiterAbstract {
     const options = { keyPrefix, points, duration: WINDOW_SECONDS };
-    return this.redis
-      ? new RateLimiterRedis({ ...options, storeClient: this.redis })
-      : new RateLimiterMemory(options);
+    if (!this.redis) return new RateLimiterMemory(options);
+    return new RateLimiterRedis({
+      ...options,
+      storeClient: this.redis,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
   }
 }
