@@ -27,3 +27,20 @@ describe('operations endpoints', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('API_BASE_PATH', () => {
+  let service: TestApp;
+
+  beforeAll(async () => {
+    service = await startTestApp({ API_BASE_PATH: '/api/v1' });
+  });
+  afterAll(() => service.close());
+
+  it('puts every resource under the base path and keeps the probes at the root', async () => {
+    await request(service.http).get('/api/v1/products').expect(200);
+    const outside = await request(service.http).get('/products').expect(404);
+    expect(outside.body).toEqual({ error: ['no such path'] });
+    await request(service.http).get('/healthz').expect(200);
+    await request(service.http).put('/api/v1/products').expect(405);
+  });
+});

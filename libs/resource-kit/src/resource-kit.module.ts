@@ -10,7 +10,7 @@ import { TokenIssuer } from './auth/token.issuer';
 import { ResourceRegistry } from './controller/resource-registry';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
-import { ClientErrorResponder } from './http/client-error.responder';
+import { UnroutedResponder } from './http/unrouted.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
@@ -52,7 +52,7 @@ export class ResourceKitModule implements NestModule {
         ResourceRegistry,
         TransactionRunner,
         JsonBodyMiddleware,
-        ClientErrorResponder,
+        UnroutedResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
         { provide: KIT_AUTH_OPTIONS, useValue: options.auth },
         StaticTokenRegistry,
