@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { invalidInput, notFound } from '../errors/kit.error';
+import { notFound } from '../errors/kit.error';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, applyFilters, Page, readPage } from '../persistence/page.query';
@@ -181,7 +181,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   protected column(property: string): string {
     const column = this.repository().metadata.findColumnWithPropertyName(property);
-    if (!column) throw invalidInput([`unknown member ${property}`]);
+    if (!column) throw new Error(`${this.definition.type} has no column for ${property}`);
     return column.databaseName;
   }
 

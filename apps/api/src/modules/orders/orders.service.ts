@@ -4,6 +4,7 @@ import {
   invalidInput,
   ResourceInput,
   ResourceService,
+  WriteAction,
   WriteContext,
 } from '@app/resource-kit';
 import { randomUUID } from 'node:crypto';
@@ -47,7 +48,7 @@ export class OrdersService extends ResourceService<Order> {
   // Order items need the order's row first (foreign key): written once it exists.
   protected override async afterWrite(
     order: Order & { lines?: OrderItem[] },
-    action: string,
+    action: WriteAction,
     { manager }: WriteContext,
   ) {
     if (action === 'created' && order.lines)
