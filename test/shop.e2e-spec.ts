@@ -155,6 +155,20 @@ describe('the shop', () => {
         .expect(400);
     });
 
+    it('deleting a product takes it out of carts, and their totals follow', async () => {
+      const { user, token } = await shop.customer(unique('gil'));
+      const doomed = await createProduct({ price_cents: 700 });
+      const kept = await createProduct({ price_cents: 300 });
+      for (const product of [doomed, kept]) {
+        await shop
+          .as(token)
+          .post('/cart_items', { cart_id: user.id, product_id: product.id, quantity: 1 })
+          .expect(201);
+      }
+      await admin().delete(`/products/${doomed.id}`).expect(200);
+      expect(await cartOf(token, user.id)).toMatchObject({ subtotal_cents: 300, item_count: 1 });
+    });
+
     it('twenty concurrent item writes leave the totals equal to the sum of the items', async () => {
       const { user, token } = await shop.customer(unique('fin'));
       const products = await Promise.all(
