@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { OPERATIONS_PATHS } from '@app/resource-kit';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 
@@ -17,8 +18,7 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   // Behind an API gateway: trust its X-Forwarded-For so client addresses are real.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   // Resources live under the base path; the operations endpoints stay at the root.
-  if (config.basePath !== '/')
-    app.setGlobalPrefix(config.basePath, { exclude: ['healthz', 'readyz'] });
+  if (config.basePath !== '/') app.setGlobalPrefix(config.basePath, { exclude: OPERATIONS_PATHS });
   app.enableShutdownHooks();
   return app;
 }

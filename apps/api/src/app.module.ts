@@ -30,7 +30,13 @@ export class AppModule {
           // Fail fast at start instead of retrying for minutes.
           retryAttempts: 0,
         }),
-        ResourceKitModule.forRoot({ secret: config.jwtSecret, auth: { jwt: config.jwt } }),
+        ResourceKitModule.forRoot({
+          secret: config.jwtSecret,
+          auth: { jwt: config.jwt },
+          basePath: config.basePath,
+          title: 'Shop API',
+          version: '1.0.0',
+        }),
         UsersModule,
         SessionsModule,
         ProductsModule,

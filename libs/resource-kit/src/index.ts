@@ -2,6 +2,8 @@
 export { ResourceKitModule } from './resource-kit.module';
 export type { ResourceKitRootOptions } from './resource-kit.module';
 export type { ResourceKitOptions } from './resource-kit.options';
+export { OPERATIONS_PATHS } from './resource-kit.options';
+export { buildOpenApiDocument } from './openapi/openapi.document';
 export { ResourceModule } from './resource.module';
 export type { ResourceFeature } from './resource.module';
 

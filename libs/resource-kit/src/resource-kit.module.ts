@@ -16,6 +16,7 @@ import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
 import { OperationGuard } from './http/operation.guard';
 import { HealthController } from './operations/health.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { CursorCodec } from './query/cursor.codec';
 import {
   RESOURCE_KIT_OPTIONS,
@@ -45,7 +46,7 @@ export class ResourceKitModule implements NestModule {
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
     return {
       module: ResourceKitModule,
-      controllers: [HealthController],
+      controllers: [HealthController, OpenApiController],
       providers: [
         { provide: RESOURCE_KIT_OPTIONS, useValue: resolveKitOptions(options) },
         { provide: CURSOR_CODEC, useValue: cursorCodecFor(options.secret) },

@@ -13,6 +13,11 @@ export interface ResourceKitOptions {
   pagination?: PaginationStyle;
   /** Page size when the client gives none, and the largest it may ask for (25 and 100). */
   pageSize?: PageLimits;
+  /** The prefix of every resource path (the service's global prefix), for the OpenAPI document. */
+  basePath?: string;
+  /** Title and version of the OpenAPI document. */
+  title?: string;
+  version?: string;
 }
 
 export type ResolvedKitOptions = Readonly<Required<ResourceKitOptions>>;
@@ -26,5 +31,11 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     pagination: options.pagination ?? 'cursor',
     pageSize: Object.freeze({ ...(options.pageSize ?? { default: 25, max: 100 }) }),
+    basePath: options.basePath ?? '/',
+    title: options.title ?? 'API',
+    version: options.version ?? '1.0.0',
   });
 }
+
+/** Paths the kit serves outside the resource base path (exclude them from a global prefix). */
+export const OPERATIONS_PATHS = ['healthz', 'readyz', 'openapi.json', 'docs', 'docs/:asset'];
