@@ -37,3 +37,6 @@ export type { Transitions } from './decorators/resource.decorator';
 export { WRITE_LISTENER } from './controller/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
+export { describeContract } from './contract/contract';
+export type { Contract } from './contract/contract';
+export { breakingChanges } from './contract/contract.diff';

@@ -1,0 +1,50 @@
+// `npm run contract:write` snapshots the wire contract of every resource into
+// apps/api/contract.json; `npm run contract:check` fails on any breaking change against it
+// (the e2e suite runs the same check).
+process.env.TZ = 'UTC';
+
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { breakingChanges, describeContract, ResourceRegistry } from '@app/resource-kit';
+import type { Contract } from '@app/resource-kit';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppModule } from './app.module';
+import { loadConfig } from './config/app-config';
+
+export const CONTRACT_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'apps',
+  'api',
+  'contract.json',
+);
+
+async function main(command: string | undefined): Promise<number> {
+  // The declarations are all that matters: an in-memory database is enough to load them.
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SQLITE_PATH: ':memory:' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+    logger: false,
+  });
+  const current = describeContract(app.get(ResourceRegistry).definitions());
+  await app.close();
+  if (command === 'write') {
+    writeFileSync(CONTRACT_FILE, `${JSON.stringify(current, null, 2)}\n`);
+    process.stdout.write(`Wrote ${CONTRACT_FILE}\n`);
+    return 0;
+  }
+  const previous = JSON.parse(readFileSync(CONTRACT_FILE, 'utf8')) as Contract;
+  const broken = breakingChanges(previous, current);
+  for (const change of broken) process.stderr.write(`breaking: ${change}\n`);
+  if (broken.length === 0 && JSON.stringify(previous) !== JSON.stringify(current)) {
+    process.stdout.write(
+      'Additive changes only; run `npm run contract:write` to update the snapshot.\n',
+    );
+  }
+  return broken.length === 0 ? 0 : 1;
+}
+
+void main(process.argv[2]).then((code) => process.exit(code));

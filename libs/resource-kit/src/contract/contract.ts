@@ -1,0 +1,77 @@
+import type { AccessLevel, ResourceDefinition } from '../metadata/definition';
+
+/** One attribute as clients depend on it. */
+export interface AttributeContract {
+  type: string;
+  format: string | null;
+  values: string[] | null;
+  nullable: boolean;
+  requiredOnCreate: boolean;
+  writableOnCreate: boolean;
+  writableOnPatch: boolean;
+  output: string;
+  filterable: boolean;
+  minLength: number | null;
+  maxLength: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+export interface ResourceContract {
+  operations: Record<string, AccessLevel>;
+  attributes: Record<string, AttributeContract>;
+  toOne: Record<string, string>;
+  toMany: Record<string, string>;
+  polymorphic: string[];
+}
+
+/** The whole wire contract of a service, in a stable, diffable JSON form. */
+export interface Contract {
+  resources: Record<string, ResourceContract>;
+}
+
+/** Describes the contract of these resources (the snapshot file holds its JSON). */
+export function describeContract(definitions: readonly ResourceDefinition[]): Contract {
+  const typeOf = new Map(definitions.map((definition) => [definition.entity, definition.type]));
+  const target = (entity: () => unknown) =>
+    typeOf.get(entity() as never) ?? String((entity() as { name?: string }).name);
+  const sorted = [...definitions].sort((a, b) => a.type.localeCompare(b.type));
+  return {
+    resources: Object.fromEntries(
+      sorted.map((definition) => [
+        definition.type,
+        {
+          operations: Object.fromEntries([...definition.access].sort()),
+          attributes: Object.fromEntries(
+            definition.attributes.map((a) => [a.name, describeAttribute(a)]),
+          ),
+          toOne: Object.fromEntries(
+            [...definition.toOne].map(([name, a]) => [name, target(a.reference!.target)]),
+          ),
+          toMany: Object.fromEntries(
+            [...definition.toMany].map(([name, r]) => [name, target(r.target)]),
+          ),
+          polymorphic: definition.polymorphic.map((reference) => reference.name),
+        },
+      ]),
+    ),
+  };
+}
+
+function describeAttribute(attribute: ResourceDefinition['attributes'][number]): AttributeContract {
+  return {
+    type: attribute.type,
+    format: attribute.format ?? null,
+    values: attribute.values ? [...attribute.values] : null,
+    nullable: attribute.nullable,
+    requiredOnCreate: attribute.writable.create && attribute.required,
+    writableOnCreate: attribute.writable.create,
+    writableOnPatch: attribute.writable.patch,
+    output: attribute.output,
+    filterable: attribute.stored && attribute.output !== 'never',
+    minLength: attribute.minLength ?? null,
+    maxLength: attribute.maxLength ?? null,
+    min: attribute.min ?? null,
+    max: attribute.max ?? null,
+  };
+}
