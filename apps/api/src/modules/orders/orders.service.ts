@@ -22,6 +22,9 @@ import { Order } from './order.entity';
  */
 @Injectable()
 export class OrdersService extends ResourceService<Order> {
+  // The lines of an order being created, written once the order row exists (foreign key).
+  private readonly pendingLines = new WeakMap<Order, OrderItem[]>();
+
   protected override async beforeCreate(order: Order, write: WriteContext): Promise<void> {
     assertNotInThePast(order.requestedDeliveryDate);
     const { manager } = write;
@@ -31,6 +34,7 @@ export class OrdersService extends ResourceService<Order> {
     const cart = await lockCart(manager, this.transactions, cartIds[0]);
     const products = await this.takeStock(manager, items);
     const lines = items.map((item) => this.orderLine(order, item, products.get(item.productId)!));
+    this.pendingLines.set(order, lines);
     const currencies = new Set([...products.values()].map((product) => product.currency));
     if (currencies.size > 1)
       throw conflict('the items are priced in different currencies; check them out separately');
@@ -39,20 +43,18 @@ export class OrdersService extends ResourceService<Order> {
       currency: cart!.currency,
       totalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0),
       itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
-      lines,
     });
     await manager.getRepository(CartItem).delete({ id: In(items.map((item) => item.id)) });
     await recalculateCart(manager, cart!.id);
   }
 
-  // Order items need the order's row first (foreign key): written once it exists.
   protected override async afterWrite(
-    order: Order & { lines?: OrderItem[] },
+    order: Order,
     action: WriteAction,
     { manager }: WriteContext,
   ) {
-    if (action === 'created' && order.lines)
-      await manager.getRepository(OrderItem).insert(order.lines);
+    const lines = this.pendingLines.get(order);
+    if (action === 'created' && lines) await manager.getRepository(OrderItem).insert(lines);
   }
 
   protected override async beforeUpdate(
