@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import packageJson from '../package.json';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -65,6 +66,34 @@ describe('service process', () => {
     const [code, signal] = (await once(service, 'exit')) as [number | null, string | null];
     expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
   });
+
+  it('on SIGTERM, finishes the request in flight before it exits', async () => {
+    const service = startService({ NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), ...database.env });
+    const output = collect(service.stdout);
+    try {
+      const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
+      const body = JSON.stringify({
+        data: { email: 'late@example.com', name: 'Late', password: 'long enough' },
+      });
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      const head = `POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      socket.write(head + body.slice(0, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      service.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      socket.write(body.slice(10));
+      await waitFor(() => answer, /^HTTP\/1\.1 \d{3} /);
+      expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+      socket.end();
+      // Then the service finishes closing (server, database) and exits by the signal.
+      const [code, signal] = (await once(service, 'exit')) as [number | null, string | null];
+      expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+    } finally {
+      service.kill('SIGKILL');
+    }
+  }, 15_000);
 
   it('refuses to start in production without JWT_SECRET', async () => {
     const service = startService({ NODE_ENV: 'production', ...database.env });

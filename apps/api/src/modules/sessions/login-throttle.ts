@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { KitError } from '@app/resource-kit';
 import Redis from 'ioredis';
 import {
@@ -20,7 +20,7 @@ const FAILURES_PER_ADDRESS = 20;
  * in memory otherwise.
  */
 @Injectable()
-export class LoginThrottle implements OnModuleDestroy {
+export class LoginThrottle implements OnApplicationShutdown {
   private readonly logger = new Logger(LoginThrottle.name);
   private readonly redis?: Redis;
   private readonly byEmail: RateLimiterAbstract;
@@ -60,7 +60,8 @@ export class LoginThrottle implements OnModuleDestroy {
     await this.byEmail.delete(email.toLowerCase());
   }
 
-  onModuleDestroy(): void {
+  // After the HTTP server has drained, like the database.
+  onApplicationShutdown(): void {
     this.redis?.disconnect();
   }
 
