@@ -200,6 +200,13 @@ describe('the shop', () => {
   });
 
   describe('orders', () => {
+    const placeOrder = async (token: string, itemId: string) =>
+      (
+        await shop
+          .as(token)
+          .post('/orders', { cart_item_ids: [itemId] })
+          .expect(201)
+      ).body.data as Row;
     const checkout = async (stock = 5, quantity = 2) => {
       const customer = await shop.customer(unique('ola'));
       const product = await createProduct({ name: 'Kettle', price_cents: 3000, stock });
@@ -307,12 +314,7 @@ describe('the shop', () => {
 
     it('moves through its states: customers cancel, admins do the rest; cancelling restocks', async () => {
       const { token, product, item } = await checkout(5, 2);
-      const order = (
-        await shop
-          .as(token)
-          .post('/orders', { cart_item_ids: [item.id] })
-          .expect(201)
-      ).body.data;
+      const order = await placeOrder(token, item.id);
       const pay = await shop.as(token).patch(`/orders/${order.id}`, { status: 'paid' }).expect(403);
       expect(pay.body).toEqual({ error: ['your role may not move orders from placed to paid'] });
       await admin().patch(`/orders/${order.id}`, { status: 'paid' }).expect(200);
@@ -335,12 +337,7 @@ describe('the shop', () => {
 
     it('shipped orders are delivered by admins; delivered is final', async () => {
       const { token, item } = await checkout();
-      const order = (
-        await shop
-          .as(token)
-          .post('/orders', { cart_item_ids: [item.id] })
-          .expect(201)
-      ).body.data;
+      const order = await placeOrder(token, item.id);
       for (const status of ['paid', 'shipped', 'delivered'])
         await admin().patch(`/orders/${order.id}`, { status }).expect(200);
       await shop.as(token).patch(`/orders/${order.id}`, { status: 'cancelled' }).expect(409);
@@ -348,12 +345,7 @@ describe('the shop', () => {
 
     it('order items are read-only and private', async () => {
       const { token, item } = await checkout();
-      const order = (
-        await shop
-          .as(token)
-          .post('/orders', { cart_item_ids: [item.id] })
-          .expect(201)
-      ).body.data;
+      const order = await placeOrder(token, item.id);
       const line = (await shop.as(token).get(`/orders/${order.id}/order_items`).expect(200)).body
         .data[0];
       const stranger = await shop.customer(unique('tom'));

@@ -12,16 +12,7 @@ import { join } from 'node:path';
 import { AppModule } from './app.module';
 import { loadConfig } from './config/app-config';
 
-export const CONTRACT_FILE = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'apps',
-  'api',
-  'contract.json',
-);
+const CONTRACT_FILE = join(__dirname, '..', '..', '..', '..', 'apps', 'api', 'contract.json');
 
 async function main(command: string | undefined): Promise<number> {
   // The declarations are all that matters: an in-memory database is enough to load them.

@@ -13,7 +13,7 @@ export { Attribute } from './decorators/attribute.decorator';
 export type { AttributeOptions } from './decorators/attribute.decorator';
 export { ToOne } from './decorators/to-one.decorator';
 export type { ToOneOptions } from './decorators/to-one.decorator';
-export { ResourceEntity } from './decorators/resource-entity';
+export { newRow, ResourceEntity } from './decorators/resource-entity';
 export { Polymorphic } from './decorators/polymorphic.decorator';
 export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 

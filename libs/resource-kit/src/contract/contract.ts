@@ -1,4 +1,5 @@
 import type { AccessLevel, ResourceDefinition } from '../metadata/definition';
+import { isQueryable } from '../query/queryable-members';
 
 /** One attribute as clients depend on it. */
 export interface AttributeContract {
@@ -68,7 +69,7 @@ function describeAttribute(attribute: ResourceDefinition['attributes'][number]):
     writableOnCreate: attribute.writable.create,
     writableOnPatch: attribute.writable.patch,
     output: attribute.output,
-    filterable: attribute.stored && attribute.output !== 'never',
+    filterable: isQueryable(attribute),
     minLength: attribute.minLength ?? null,
     maxLength: attribute.maxLength ?? null,
     min: attribute.min ?? null,

@@ -1,7 +1,7 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { EntityManager } from 'typeorm';
 import type { ResourceDefinition } from '../metadata/definition';
 import { readResourceDefinition } from '../metadata/definition.reader';
+import { newRow } from '../decorators/resource-entity';
 
 /** Writes the next revision of `entity` (numbered from 1) in the write's transaction. */
 export async function writeRevision(
@@ -30,12 +30,9 @@ export async function writeRevision(
       attribute.property,
       (entity as Record<string, unknown>)[attribute.property],
     ]);
-  const now = new Date();
   const revision: Record<string, unknown> = {
     ...Object.fromEntries(copied),
-    id: uuidv7(),
-    createdAt: now,
-    updatedAt: now,
+    ...newRow(),
     [owner]: id,
     revision: Number(latest?.latest ?? 0) + 1,
   };

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { v7 as uuidv7 } from 'uuid';
 import { notFound } from '../errors/kit.error';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
@@ -10,7 +9,7 @@ import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import type { FilterCondition } from '../query/filter.parser';
 import type { ResourceInput } from '../validation/input.parser';
-import type { ResourceEntity } from '../decorators/resource-entity';
+import { newRow, type ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { writeRevision } from './history.writer';
@@ -98,19 +97,20 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return entity;
   }
 
-  /** Whether the caller can see the resource `id` (for references in input). */
-  async isVisible(id: string, context: RequestContext): Promise<boolean> {
-    return (await this.query(context).andWhere(`${ALIAS}.id = :id`, { id }).getCount()) > 0;
+  /** Which of `ids` the caller can see (for references in input), in one query. */
+  async visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>> {
+    const rows = await this.query(context)
+      .select(`${ALIAS}.id`, 'id')
+      .andWhere(`${ALIAS}.id IN (:...ids)`, { ids })
+      .getRawMany<{ id: string }>();
+    return new Set(rows.map((row) => row.id));
   }
 
   create(input: ResourceInput, context: RequestContext): Promise<T> {
     return this.inTransaction(context, async (write) => {
-      const now = new Date();
       const entity = this.repository(write.manager).create({
         ...Object.fromEntries(input),
-        id: uuidv7(),
-        createdAt: now,
-        updatedAt: now,
+        ...newRow(),
         ...this.ownedBy(context, input),
       } as unknown as T);
       // Attributes without a column (a password) stay on the object for the hooks to read.

@@ -67,7 +67,7 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
 }
 
 /** The portable column (same declaration on PostgreSQL and SQLite) for an attribute. */
-export function columnFor(member: MemberDeclaration): ColumnOptions {
+function columnFor(member: MemberDeclaration): ColumnOptions {
   const base = { name: snakeCase(member.property), nullable: member.nullable };
   switch (member.type) {
     case 'string':

@@ -1,4 +1,5 @@
 import { PrimaryColumn } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
 import { Attribute } from './attribute.decorator';
 import { ID_COLUMN } from './to-one.decorator';
 
@@ -12,4 +13,13 @@ export abstract class ResourceEntity {
 
   @Attribute({ type: 'time', writable: false })
   updatedAt!: Date;
+}
+
+/**
+ * The members the kit sets on every new row: a fresh id (UUID v7, ordered by time) and both
+ * times. For rows a service writes itself (order lines, events, revisions).
+ * @example manager.insert(Event, { ...newRow(), action: 'created', ... })
+ */
+export function newRow(now = new Date()): Pick<ResourceEntity, 'id' | 'createdAt' | 'updatedAt'> {
+  return { id: uuidv7(), createdAt: now, updatedAt: now };
 }

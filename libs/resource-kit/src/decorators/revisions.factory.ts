@@ -1,6 +1,7 @@
 import type { EntityClass } from '../metadata/definition';
 import { readResourceDefinition } from '../metadata/definition.reader';
 import type { AccessLevel } from '../metadata/definition';
+import { isQueryable } from '../query/queryable-members';
 import { Attribute } from './attribute.decorator';
 import { Resource } from './resource.decorator';
 import { ResourceEntity } from './resource-entity';
@@ -25,8 +26,7 @@ export function revisionsOf(
   ToOne(() => source, { writable: false, onDelete: 'CASCADE' })(prototype, options.owner);
   Attribute({ type: 'integer', writable: false, min: 1 })(prototype, 'revision');
   for (const attribute of readResourceDefinition(source).attributes) {
-    if (!attribute.stored || attribute.output === 'never' || OWN_MEMBERS.has(attribute.property))
-      continue;
+    if (!isQueryable(attribute) || OWN_MEMBERS.has(attribute.property)) continue;
     const { type, values, format, maxLength, minLength, min, max } = attribute;
     Attribute({
       type,

@@ -1,6 +1,7 @@
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 import { FILTER_OPERATORS } from '../query/filter.parser';
 import { PAGE_PARAMETERS } from '../query/pagination';
+import { isQueryable } from '../query/queryable-members';
 import type { JsonSchema } from '../validation/output.schema';
 import type { OpenApiOptions } from './openapi.document';
 
@@ -192,10 +193,7 @@ function collectionParameters(
   definition: ResourceDefinition,
   options: OpenApiOptions,
 ): JsonSchema[] {
-  const orderable = [
-    'id',
-    ...definition.attributes.filter((a) => a.stored && a.output !== 'never').map((a) => a.name),
-  ];
+  const orderable = ['id', ...definition.attributes.filter(isQueryable).map((a) => a.name)];
   return [
     filterParameter(definition),
     {
@@ -209,7 +207,7 @@ function collectionParameters(
 }
 
 function filterParameter(definition: ResourceDefinition): JsonSchema {
-  const filterable = definition.attributes.filter((a) => a.stored && a.output !== 'never');
+  const filterable = definition.attributes.filter(isQueryable);
   return {
     name: 'filter',
     in: 'query',

@@ -8,6 +8,11 @@ export type QueryableMember = Pick<
 
 const ID: QueryableMember = { name: 'id', property: 'id', type: 'string', nullable: false };
 
+/** Whether filters and orders may name this attribute: it has a column and is readable. */
+export function isQueryable(attribute: AttributeDefinition): boolean {
+  return attribute.stored && attribute.output !== 'never';
+}
+
 /** Looks a member up for filter[...] and order; explains why when it cannot be used. */
 export function queryableMember(
   definition: ResourceDefinition,

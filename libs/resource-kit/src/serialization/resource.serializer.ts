@@ -1,7 +1,7 @@
 import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
 import { formatDate, formatTime } from '../validation/formats';
 
-export type WireResource = Record<string, unknown>;
+type WireResource = Record<string, unknown>;
 
 /** The wire form of one entity: type, id, then every attribute the response may show. */
 export function serializeResource(

@@ -76,9 +76,9 @@ export function createInputPipe(
           const target = this.registry.serviceOf(attribute.reference!.target());
           const value = input.get(attribute.property);
           const ids = Array.isArray(value) ? (value as string[]) : [value as string];
-          const visible = await Promise.all(ids.map((id) => target.isVisible(id, context)));
+          const visible = await target.visibleIds(ids, context);
           return ids
-            .filter((_, index) => !visible[index])
+            .filter((id) => !visible.has(id))
             .map(
               (id) =>
                 `data.${attribute.name} refers to no ${target.definition.type} resource` +

@@ -36,7 +36,7 @@ export function outputSchema(
 }
 
 /** `{type, id}`, exactly those members (or null when the reference is nullable). */
-export function polymorphicSchema(reference: PolymorphicDefinition): JsonSchema {
+function polymorphicSchema(reference: PolymorphicDefinition): JsonSchema {
   const schema = {
     type: 'object',
     additionalProperties: false,

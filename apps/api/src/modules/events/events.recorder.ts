@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WriteEvent, WriteListener } from '@app/resource-kit';
-import { randomUUID } from 'node:crypto';
+import { newRow, WriteEvent, WriteListener } from '@app/resource-kit';
 import { Event } from './event.entity';
 
 /**
@@ -15,12 +14,10 @@ export class EventsRecorder implements WriteListener {
     const userId =
       context.caller?.id ?? (definition.type === 'users' ? subject.id : subject.userId);
     if (!userId) return;
-    const now = new Date();
+    const row = newRow();
     const event = context.manager.create(Event, {
-      id: randomUUID(),
-      createdAt: now,
-      updatedAt: now,
-      occurredAt: now,
+      ...row,
+      occurredAt: row.createdAt,
       action,
       userId,
     });

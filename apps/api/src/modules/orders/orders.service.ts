@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   conflict,
   invalidInput,
+  newRow,
   ResourceInput,
   ResourceService,
   WriteAction,
   WriteContext,
 } from '@app/resource-kit';
-import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { CartItem } from '../cart-items/cart-item.entity';
 import { lockCart, recalculateCart } from '../carts/cart-totals';
@@ -98,11 +98,8 @@ export class OrdersService extends ResourceService<Order> {
   }
 
   private orderLine(order: Order, item: CartItem, product: Product): OrderItem {
-    const now = new Date();
     return Object.assign(new OrderItem(), {
-      id: randomUUID(),
-      createdAt: now,
-      updatedAt: now,
+      ...newRow(),
       orderId: order.id,
       productId: product.id,
       name: product.name,

@@ -22,6 +22,9 @@ export class Session extends ResourceEntity {
   @ToOne(() => User, { writable: false, onDelete: 'CASCADE' })
   userId!: string;
 
+  /** The relation @ToOne declares beside userId; loaded only on request (token checks). */
+  user?: User;
+
   @Attribute({
     type: 'string',
     maxLength: 4096,

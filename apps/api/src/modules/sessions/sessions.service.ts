@@ -46,10 +46,13 @@ export class SessionsService extends ResourceService<Session> implements Session
     Object.assign(session, { userId: user.id, token, expiresAt });
   }
 
+  // Asked on every JWT request: one query for the session and its user's current role.
   async isActive(sessionId: string, userId: string): Promise<{ role: string } | undefined> {
-    const session = await this.repository().findOneBy({ id: sessionId, userId });
-    if (!session || session.expiresAt.getTime() <= Date.now()) return undefined;
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
-    return user ? { role: user.role } : undefined;
+    const session = await this.repository().findOne({
+      where: { id: sessionId, userId },
+      relations: { user: true },
+    });
+    if (!session?.user || session.expiresAt.getTime() <= Date.now()) return undefined;
+    return { role: session.user.role };
   }
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { StaticTokenRegistry } from '@app/resource-kit';
-import { randomUUID } from 'node:crypto';
+import { newRow, StaticTokenRegistry } from '@app/resource-kit';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { NO_PASSWORD } from './password';
@@ -24,24 +23,17 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
     const users = this.dataSource.getRepository(User);
     for (const granted of this.config.staticTokens) {
       const emailKey = granted.email.toLowerCase();
-      const now = new Date();
       const existing = await users.findOneBy({ emailKey });
-      const id = existing?.id ?? randomUUID();
+      const row = newRow();
       const user =
         existing ??
-        users.create({
-          id,
-          cartId: id,
-          createdAt: now,
-          passwordHash: NO_PASSWORD,
-          birthDate: null,
-        });
+        users.create({ ...row, cartId: row.id, passwordHash: NO_PASSWORD, birthDate: null });
       Object.assign(user, {
         email: granted.email,
         emailKey,
         name: granted.name,
         role: granted.role,
-        updatedAt: now,
+        updatedAt: row.updatedAt,
       });
       await users.save(user);
       if (!existing) await this.dataSource.getRepository(Cart).insert(newCart(user));
