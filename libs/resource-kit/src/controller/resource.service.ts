@@ -9,7 +9,7 @@ import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import type { FilterCondition } from '../query/filter.parser';
 import type { ResourceInput } from '../validation/input.parser';
-import { newRow, type ResourceEntity } from '../decorators/resource-entity';
+import { isStorableId, newRow, type ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { writeRevision } from './history.writer';
@@ -80,7 +80,10 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return readPage(rows, query, this.cursors);
   }
 
-  /** One resource; 404 when it does not exist, is not visible, or does not match `filters`. */
+  /**
+   * One resource; 404 when it does not exist, is not visible, or does not match `filters`.
+   * An id the id column cannot hold (U+0000, too long) names nothing: the database is not asked.
+   */
   async read(
     id: string,
     context: RequestContext,
@@ -88,8 +91,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     operation: Operation = 'read',
   ): Promise<T> {
     const scoped = this.query(context, operation).andWhere(`${ALIAS}.id = :id`, { id });
-    const query = applyFilters(scoped, filters);
-    const entity = await query.getOne();
+    const entity = isStorableId(id) ? await applyFilters(scoped, filters).getOne() : null;
     if (!entity) {
       const matching = filters.length > 0 ? ' matching the filter' : '';
       throw notFound(`no ${this.definition.type} with id ${id}${matching}`);
@@ -99,9 +101,11 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   /** Which of `ids` the caller can see (for references in input), in one query. */
   async visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>> {
+    const storable = ids.filter(isStorableId);
+    if (storable.length === 0) return new Set();
     const rows = await this.query(context)
       .select(`${ALIAS}.id`, 'id')
-      .andWhere(`${ALIAS}.id IN (:...ids)`, { ids })
+      .andWhere(`${ALIAS}.id IN (:...ids)`, { ids: storable })
       .getRawMany<{ id: string }>();
     return new Set(rows.map((row) => row.id));
   }
@@ -190,7 +194,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     const query = this.transactions.lockForUpdate(
       this.query(write, operation).andWhere(`${ALIAS}.id = :id`, { id }),
     );
-    const entity = await query.getOne();
+    const entity = isStorableId(id) ? await query.getOne() : null;
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
     return entity;
   }

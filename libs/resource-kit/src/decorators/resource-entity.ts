@@ -1,6 +1,7 @@
 import { PrimaryColumn } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Attribute } from './attribute.decorator';
+import { isStorableText } from '../validation/formats';
 import { ID_COLUMN } from './to-one.decorator';
 
 /** The members every resource has: an opaque id and its creation and update times. */
@@ -22,4 +23,9 @@ export abstract class ResourceEntity {
  */
 export function newRow(now = new Date()): Pick<ResourceEntity, 'id' | 'createdAt' | 'updatedAt'> {
   return { id: uuidv7(), createdAt: now, updatedAt: now };
+}
+
+/** Whether an id from a request could name a row: text the id column can hold. */
+export function isStorableId(id: string): boolean {
+  return id.length <= ID_COLUMN.length && isStorableText(id);
 }

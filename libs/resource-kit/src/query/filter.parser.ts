@@ -93,7 +93,7 @@ function parseOne(
     }
     return { condition: { member, operator, value: values as QueryValue[] } };
   }
-  const value = operator === 'contains' ? text : parseQueryValue(member, text);
+  const value = parseQueryValue(member, text);
   if (value === undefined) return { problem: `${key} must be ${describeType(member)}` };
   return { condition: { member, operator, value } };
 }

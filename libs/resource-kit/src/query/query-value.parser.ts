@@ -1,5 +1,5 @@
 import type { AttributeDefinition } from '../metadata/definition';
-import { isCalendarDate, isUtcTime } from '../validation/formats';
+import { isCalendarDate, isStorableText, isUtcTime } from '../validation/formats';
 
 export type QueryValue = string | number | boolean | Date;
 
@@ -30,7 +30,7 @@ export function parseQueryValue(
     case 'enum':
       return attribute.values!.includes(text) ? text : undefined;
     case 'string':
-      return text.includes('\u0000') ? undefined : text;
+      return isStorableText(text) ? text : undefined;
     case 'ids':
       return undefined;
   }

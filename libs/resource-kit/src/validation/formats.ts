@@ -1,5 +1,15 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+// In a `u` pattern a surrogate pair is one code point, so this matches only lone halves.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Text both engines store exactly as given: no U+0000 (PostgreSQL refuses it) and no lone
+ * surrogate (not Unicode; drivers would store U+FFFD instead).
+ */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}
 
 /** `YYYY-MM-DD`, and a day that exists (no February 30th). */
 export function isCalendarDate(value: unknown): value is string {

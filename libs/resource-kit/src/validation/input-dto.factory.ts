@@ -20,7 +20,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
-import { isCalendarDate, isUtcTime } from './formats';
+import { isCalendarDate, isStorableText, isUtcTime } from './formats';
 
 export type InputMode = 'create' | 'patch';
 export type InputDto = new () => Record<string, unknown>;
@@ -101,6 +101,12 @@ function stringRules(attribute: AttributeDefinition): PropertyDecorator[] {
   const rules = [
     IsString(message('must be a string')),
     NotContains('\u0000', message('must not contain U+0000')),
+    // Then the rest of what the store cannot hold: lone surrogates.
+    check(
+      'storable',
+      (value) => isStorableText(value as string),
+      'must be well-formed Unicode text',
+    ),
     MaxLength(attribute.maxLength!, message(`must be at most ${attribute.maxLength} characters`)),
   ];
   if (attribute.format === 'email') rules.push(IsEmail({}, message('must be an email address')));
