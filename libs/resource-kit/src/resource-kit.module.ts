@@ -12,6 +12,7 @@ import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { ExactPathGuard } from './http/exact-path.guard';
 import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
 import { OperationGuard } from './http/operation.guard';
@@ -60,7 +61,9 @@ export class ResourceKitModule implements NestModule {
         StaticTokenStrategy,
         JwtStrategy,
         TokenIssuer,
-        // Guards run in this order: 405 for a wrong verb, then 401/403.
+        // Guards run in this order: 404 for a path not spelled as declared, 405 for a wrong
+        // verb, then 401/403.
+        { provide: APP_GUARD, useClass: ExactPathGuard },
         { provide: APP_GUARD, useClass: OperationGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -105,6 +105,19 @@ describe('resource-kit conventions', () => {
       expect(response.headers.allow).toBe('GET, POST');
     });
 
+    // Enforced by the kit, whatever the app's Express settings: this app sets none.
+    it.each([
+      ['GET', '/Widgets'],
+      ['POST', '/WIDGETS'],
+      ['DELETE', '/widgetS/x'],
+      ['GET', '/widgets/'],
+      ['PATCH', '/widgets/x/'],
+      ['GET', '/Widgets/x/gadget'],
+    ])('%s %s (not the exact type, or a trailing slash) is 404', async (method, path) => {
+      const response = await http()[method.toLowerCase() as 'get'](path).send({ data: {} });
+      expect([response.status, response.body]).toEqual([404, { error: ['no such path'] }]);
+    });
+
     it.each(['/nothing', '/widgets/x/y/z', '/widgets/x/unknown_relationship'])(
       'GET %s is 404 in the envelope',
       async (path) => {
