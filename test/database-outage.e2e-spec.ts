@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, get, type Server as HttpServer } from 'node:http';
 import { createServer, connect, Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import request from 'supertest';
+import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DATABASE_URL, TestDatabase } from './support/test-database';
 
@@ -62,4 +67,113 @@ onPostgres('database outage', () => {
     await request(service.http).get('/products').expect(200);
     await request(service.http).get('/readyz').expect(200);
   });
+
+  // The per-request session check is a database query too: an outage is 503, not a logout.
+  it('answers authenticated callers 503 (never 401) under load during an outage, and their tokens work after', async () => {
+    const shop = new ShopClient(service.http);
+    const { token, user } = await shop.customer(`outage-${randomUUID().slice(0, 8)}@example.com`);
+    const base = await listen(service.http as HttpServer);
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+    const callers = [
+      { token, path: `/carts/${user.id}` },
+      { token: ADMIN_TOKEN, path: '/orders' },
+    ];
+    const answers: (Answer & { started: number })[] = [];
+    let running = true;
+    const client = async (index: number) => {
+      const caller = callers[index % callers.length];
+      while (running) {
+        const started = Date.now();
+        answers.push({ started, ...(await getJson(`${base}${caller.path}`, caller.token, agent)) });
+        await sleep(20);
+      }
+    };
+    const clients = Array.from({ length: 20 }, (_, index) => client(index));
+    try {
+      await sleep(500);
+      await cutProxy();
+      const cutAt = Date.now();
+      await sleep(3_000);
+      const outage = answers.filter((answer) => answer.started >= cutAt);
+      expect(outage.length).toBeGreaterThan(20);
+      const statuses = new Set(outage.map((a) => `${a.status} ${a.retryAfter} ${a.body}`));
+      expect([...statuses]).toEqual([
+        '503 5 {"error":["the database is unavailable; try again later"]}',
+      ]);
+    } finally {
+      await openProxy(port);
+      running = false;
+      await Promise.all(clients);
+    }
+    for (const caller of callers) {
+      await expect(waitForOk(`${base}${caller.path}`, caller.token, agent)).resolves.toBe(200);
+    }
+    agent.destroy();
+  });
+
+  // Whatever makes the session check fail, the token is neither refused (401) nor ignored.
+  it('answers a public operation called with a token whose session cannot be checked 5xx, not as anonymous', async () => {
+    const shop = new ShopClient(service.http);
+    const { token } = await shop.customer(`public-${randomUUID().slice(0, 8)}@example.com`);
+    const { schema } = database.config as { schema: string };
+    await sql(`ALTER TABLE "${schema}".sessions RENAME TO sessions_away`);
+    try {
+      await shop.as(token).get('/products').expect(500);
+      await shop.as(token).get('/orders').expect(500);
+      await request(service.http).get('/products').expect(200);
+    } finally {
+      await sql(`ALTER TABLE "${schema}".sessions_away RENAME TO sessions`);
+    }
+    await shop.as(token).get('/products').expect(200);
+  });
 });
+
+interface Answer {
+  status: number;
+  retryAfter?: string;
+  body: string;
+}
+
+async function sql(statement: string): Promise<void> {
+  const client = new Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function listen(server: HttpServer): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+}
+
+function getJson(url: string, token: string, agent: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode!,
+          retryAfter: response.headers['retry-after'],
+          body,
+        }),
+      );
+    }).on('error', reject);
+  });
+}
+
+// The pool reconnects on demand; the first requests after the outage may still fail.
+async function waitForOk(url: string, token: string, agent: Agent): Promise<number> {
+  for (let attempt = 0; ; attempt += 1) {
+    const { status } = await getJson(url, token, agent);
+    if (status !== 503 || attempt >= 50) return status;
+    await sleep(100);
+  }
+}

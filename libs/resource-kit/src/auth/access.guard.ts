@@ -12,7 +12,8 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 /**
  * Applies each operation's declared access level: public operations need no token (a valid
  * one still identifies the caller), others a valid bearer token (401 otherwise), admin
- * operations an administrator (403 otherwise). Static tokens are tried before JWTs.
+ * operations an administrator (403 otherwise). Static tokens are tried before JWTs. A check
+ * that fails (the session lookup during a database outage) is never taken for a bad token.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
@@ -28,7 +29,9 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     try {
       await super.canActivate(context);
     } catch (error) {
-      if (level === 'public') return true;
+      // A bad token on a public operation is ignored; a token that could not be checked
+      // (the session lookup failed) is not, so the caller is never silently anonymous.
+      if (level === 'public' && isUnauthenticated(error)) return true;
       throw error;
     }
     if (level === 'admin' && (request.user as Caller).role !== ADMIN_ROLE) {
@@ -43,7 +46,10 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     _info: unknown,
     context: ExecutionContext,
   ): T {
-    if (error || !caller) {
+    // An error is not a verdict on the token but a failed check (an unreachable database):
+    // the exception filter answers it (503 with Retry-After), never 401.
+    if (error) throw error as Error;
+    if (!caller) {
       const { authorization } = context.switchToHttp().getRequest<Request>().headers;
       const message = authorization
         ? 'the bearer token is invalid, expired or revoked'
@@ -59,4 +65,8 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     if (!handles?.operation || !definition) return undefined;
     return definition.access.get(handles.operation);
   }
+}
+
+function isUnauthenticated(error: unknown): boolean {
+  return error instanceof KitError && error.code === 'unauthenticated';
 }
