@@ -100,4 +100,39 @@ describe('values the store cannot hold', () => {
       .expect(400);
     expect(login.body.error).toEqual(['data.email must not contain U+0000']);
   });
+
+  // Found by the fuzz spec: PostgreSQL has no year 0 and 32-bit integer columns.
+  it('a date in year 0 is 400 in a body and in a filter', async () => {
+    const { body } = await request(service.http)
+      .post('/users')
+      .send({
+        data: {
+          email: `zero-${randomUUID().slice(0, 8)}@example.com`,
+          name: 'Zero',
+          password: 'long enough',
+          birth_date: '0000-01-01',
+        },
+      })
+      .expect(400);
+    expect(body.error).toEqual(['data.birth_date must be a date in the form YYYY-MM-DD']);
+    const filter = await admin().get('/users?filter[birth_date]=0000-01-01').expect(400);
+    expect(filter.body.error).toEqual(['filter[birth_date] must be a date (YYYY-MM-DD)']);
+    await admin().get('/products?filter[created_at][lt]=0000-01-01T00:00:00Z').expect(400);
+  });
+
+  it('an integer filter value outside 32 bits is 400', async () => {
+    for (const query of [
+      'filter[price_cents]=2147483648',
+      'filter[stock][gt]=-2147483649',
+      'filter[price_cents][in]=1,2147483648',
+    ]) {
+      const { status, body } = await request(service.http).get(`/products?${query}`);
+      expect([query, status, body.error]).toEqual([
+        query,
+        400,
+        [expect.stringContaining(decodeURIComponent(query.split('=')[0]))],
+      ]);
+    }
+    await request(service.http).get('/products?filter[price_cents]=2147483647').expect(200);
+  });
 });

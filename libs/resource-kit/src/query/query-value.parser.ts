@@ -1,5 +1,5 @@
 import type { AttributeDefinition } from '../metadata/definition';
-import { isCalendarDate, isStorableText, isUtcTime } from '../validation/formats';
+import { INT32, isCalendarDate, isStorableText, isUtcTime } from '../validation/formats';
 
 export type QueryValue = string | number | boolean | Date;
 
@@ -16,7 +16,8 @@ export function parseQueryValue(
 ): QueryValue | undefined {
   switch (attribute.type) {
     case 'integer':
-      return INTEGER.test(text) && Math.abs(Number(text)) <= 2_147_483_648
+      // Beyond the column's range a value would fail in SQL rather than match nothing.
+      return INTEGER.test(text) && Number(text) >= INT32.min && Number(text) <= INT32.max
         ? Number(text)
         : undefined;
     case 'number':

@@ -1,4 +1,4 @@
-import { formatDate, formatTime, isCalendarDate, isUtcTime } from './formats';
+import { formatDate, formatTime, isCalendarDate, isStorableText, isUtcTime } from './formats';
 
 describe('isCalendarDate', () => {
   it.each(['2024-01-01', '2024-12-31', '2024-02-29', '2000-02-29', '1999-04-30', '9999-12-31'])(
@@ -38,6 +38,25 @@ describe('isCalendarDate', () => {
     expect(isCalendarDate('0001-01-01')).toBe(true);
     expect(isCalendarDate('0099-12-31')).toBe(true);
   });
+
+  // The calendar (and PostgreSQL) has no year 0.
+  it('rejects the year 0000', () => {
+    expect(isCalendarDate('0000-01-01')).toBe(false);
+    expect(isUtcTime('0000-12-31T23:59:59Z')).toBe(false);
+  });
+});
+
+describe('isStorableText', () => {
+  it.each(['', 'plain', 'Grüße 😀', '\uffff'])('accepts %p', (text) =>
+    expect(isStorableText(text)).toBe(true),
+  );
+
+  it.each([
+    ['U+0000', 'a\u0000b'],
+    ['a lone high surrogate', 'a\ud800'],
+    ['a lone low surrogate', '\udc00b'],
+    ['half of a pair', '😀'.slice(1)],
+  ])('rejects %s', (_case, text) => expect(isStorableText(text)).toBe(false));
 });
 
 describe('isUtcTime', () => {

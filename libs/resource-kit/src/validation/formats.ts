@@ -3,6 +3,9 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 // In a `u` pattern a surrogate pair is one code point, so this matches only lone halves.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Integer attributes are 32-bit columns, unless a declaration gives other limits. */
+export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+
 /**
  * Text both engines store exactly as given: no U+0000 (PostgreSQL refuses it) and no lone
  * surrogate (not Unicode; drivers would store U+FFFD instead).
@@ -30,6 +33,8 @@ export function isUtcTime(value: unknown): value is string {
 }
 
 function isRealDay(year: number, month: number, day: number): boolean {
+  // The calendar has no year 0 (PostgreSQL refuses it); years run from 0001.
+  if (year < 1) return false;
   // setUTCFullYear, unlike Date.UTC, does not read years 0 to 99 as 1900 to 1999.
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);

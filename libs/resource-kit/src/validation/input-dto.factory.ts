@@ -20,13 +20,10 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
-import { isCalendarDate, isStorableText, isUtcTime } from './formats';
+import { INT32, isCalendarDate, isStorableText, isUtcTime } from './formats';
 
 export type InputMode = 'create' | 'patch';
 export type InputDto = new () => Record<string, unknown>;
-
-// Integers are stored as 32-bit columns; larger values are rejected as input, not failed in SQL.
-const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
 
 const message = (text: string): ValidationOptions => ({ message: `data.$property ${text}` });
 
@@ -73,6 +70,7 @@ function valueRules(attribute: AttributeDefinition): PropertyDecorator[] {
         IsIn([...attribute.values!], message(`must be one of: ${attribute.values!.join(', ')}`)),
       ];
     case 'integer':
+      // Larger values are rejected as input, not failed in SQL.
       return [IsInt(message('must be an integer')), ...rangeRules(attribute, INT32)];
     case 'number':
       return [
