@@ -48,7 +48,14 @@ describe('fuzzing every route', () => {
 
   it('never answers 5xx, always answers the envelope, and a 4xx changes nothing', async () => {
     const dataSource = service.app.get(DataSource);
-    const callers = [undefined, customerToken, ADMIN_TOKEN, 'not-a-token'];
+    // Anonymous, a customer, the admin, and tokens to refuse (garbage, an unsigned JWT).
+    const callers = [
+      undefined,
+      customerToken,
+      ADMIN_TOKEN,
+      'not-a-token',
+      'eyJhbGciOiJub25lIn0.e30.',
+    ];
     await fc.assert(
       fc.asyncProperty(callArbitrary(definitions, ids, callers), async (call) => {
         const before = await checksum(dataSource);
