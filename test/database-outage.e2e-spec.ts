@@ -109,7 +109,7 @@ onPostgres('database outage', () => {
       await expect(waitForOk(`${base}${caller.path}`, caller.token, agent)).resolves.toBe(200);
     }
     agent.destroy();
-  });
+  }, 30_000);
 
   // Whatever makes the session check fail, the token is neither refused (401) nor ignored.
   it('answers a public operation called with a token whose session cannot be checked 5xx, not as anonymous', async () => {
@@ -125,7 +125,7 @@ onPostgres('database outage', () => {
       await sql(`ALTER TABLE "${schema}".sessions_away RENAME TO sessions`);
     }
     await shop.as(token).get('/products').expect(200);
-  });
+  }, 15_000);
 });
 
 interface Answer {

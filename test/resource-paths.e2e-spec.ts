@@ -49,7 +49,7 @@ describe('resource paths are exact', () => {
         }
       }
     }
-  });
+  }, 30_000);
 
   it('answers a trailing slash 404: /{type}/ and /{type}/{id}/ are not paths of the API', async () => {
     for (const type of types) {
