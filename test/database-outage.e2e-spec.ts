@@ -3,11 +3,15 @@ import { Agent, get, type Server as HttpServer } from 'node:http';
 import { createServer, connect, Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
 import request from 'supertest';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TEST_DATABASE_URL, TestDatabase } from './support/test-database';
+import {
+  createTestDatabase,
+  TEST_DATABASE_URL,
+  TestDatabase,
+  withClient,
+} from './support/test-database';
 
 // The service reaches PostgreSQL through a proxy this spec can cut, as a network outage would.
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
@@ -116,13 +120,15 @@ onPostgres('database outage', () => {
     const shop = new ShopClient(service.http);
     const { token } = await shop.customer(`public-${randomUUID().slice(0, 8)}@example.com`);
     const { schema } = database.config as { schema: string };
-    await sql(`ALTER TABLE "${schema}".sessions RENAME TO sessions_away`);
+    const rename = (from: string, to: string) =>
+      withClient((client) => client.query(`ALTER TABLE "${schema}".${from} RENAME TO ${to}`));
+    await rename('sessions', 'sessions_away');
     try {
       await shop.as(token).get('/products').expect(500);
       await shop.as(token).get('/orders').expect(500);
       await request(service.http).get('/products').expect(200);
     } finally {
-      await sql(`ALTER TABLE "${schema}".sessions_away RENAME TO sessions`);
+      await rename('sessions_away', 'sessions');
     }
     await shop.as(token).get('/products').expect(200);
   }, 15_000);
@@ -132,16 +138,6 @@ interface Answer {
   status: number;
   retryAfter?: string;
   body: string;
-}
-
-async function sql(statement: string): Promise<void> {
-  const client = new Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 function listen(server: HttpServer): Promise<string> {

@@ -187,7 +187,6 @@ const often = <T>(usual: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 4, arbitrary: usual }, { weight: 1, arbitrary: other });
 
 interface Known {
-  definitions: ResourceDefinition[];
   ids: Map<string, string[]>;
   /** Ids of the resources an attribute refers to. */
   targetIds(attribute: AttributeDefinition): string[];
@@ -201,7 +200,6 @@ function callArbitrary(
   const typeOf = new Map(definitions.map((definition) => [definition.entity, definition.type]));
   const allIds = [...ids.values()].flat();
   const known: Known = {
-    definitions,
     ids,
     targetIds: (attribute) => {
       const target = attribute.reference?.target();

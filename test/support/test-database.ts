@@ -50,7 +50,8 @@ async function createPostgresSchema(): Promise<TestDatabase> {
   };
 }
 
-async function withClient(work: (client: Client) => Promise<unknown>): Promise<void> {
+/** Runs `work` on a client of the test server, outside any service's pool. */
+export async function withClient(work: (client: Client) => Promise<unknown>): Promise<void> {
   const client = new Client({
     connectionString: TEST_DATABASE_URL,
     connectionTimeoutMillis: 5_000,
