@@ -12,8 +12,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 /**
  * Applies each operation's declared access level: public operations need no token (a valid
  * one still identifies the caller), others a valid bearer token (401 otherwise), admin
- * operations an administrator (403 otherwise). Static tokens are tried before JWTs. A check
- * that fails (the session lookup during a database outage) is never taken for a bad token.
+ * operations an administrator (403 otherwise). Static tokens are tried before JWTs.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
