@@ -15,7 +15,7 @@ import { startTestApp, TestApp } from './support/test-app';
 // always the JSON envelope, and a rejected request changes nothing stored.
 // FUZZ_SEED replays a failure (fast-check prints the seed); FUZZ_RUNS runs longer.
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 interface Call {
   method: 'get' | 'post' | 'patch' | 'delete' | 'put';
