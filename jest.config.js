@@ -17,6 +17,8 @@ const shared = {
 const e2e = (database) => ({
   ...shared,
   displayName: `e2e:${database}`,
+  // Real servers, real databases and scrypt: room for a busy machine.
+  testTimeout: 30_000,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/libs/**/test/**/*.e2e-spec.ts'],
   setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
 });
