@@ -1,10 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
-import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
-import { loggerParams } from './logging/logger.params';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
 import { EventsModule } from './modules/events/events.module';
@@ -22,7 +20,6 @@ export class AppModule {
       // APP_CONFIG is visible to every feature module.
       global: true,
       imports: [
-        LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config.database),
           autoLoadEntities: true,
