@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
@@ -16,6 +16,8 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
+  private readonly logger = new Logger('ResourceKit');
+
   constructor(private readonly reflector: Reflector) {
     super();
   }
@@ -44,7 +46,10 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     context: ExecutionContext,
   ): T {
     if (error || !caller) {
-      const { authorization } = context.switchToHttp().getRequest<Request>().headers;
+      const request = context.switchToHttp().getRequest<Request>();
+      const { authorization } = request.headers;
+      // A security event for the operator: someone presents a token that does not hold.
+      if (authorization) this.logger.warn({ event: 'token_refused', address: request.ip });
       const message = authorization
         ? 'the bearer token is invalid, expired or revoked'
         : 'authentication required: send Authorization: Bearer <token>';
