@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { corsFor, securityHeaders } from './http/http-edges';
 import { createLogger, NestPinoLogger } from './logging/app-logger';
 import { requestLog } from './logging/request-log.middleware';
+import { MetricsService } from './metrics/metrics.service';
 
 /** Builds the service exactly as it runs in production; main.ts and the e2e tests share it. */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
@@ -20,11 +21,13 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
   app.set('trust proxy', config.http.trustProxy);
   // Before anything answers, so that every request, a CORS preflight included, is seen.
-  app.use(requestLog(logger));
+  app.use(requestLog(logger), app.get(MetricsService).observe);
   app.use(securityHeaders(config.http));
   if (config.http.corsOrigins.length > 0) app.enableCors(corsFor(config.http.corsOrigins));
-  // Resources live under the base path; the operations endpoints stay at the root.
-  if (config.basePath !== '/') app.setGlobalPrefix(config.basePath, { exclude: OPERATIONS_PATHS });
+  // Resources live under the base path; the operations endpoints and /metrics stay at the root.
+  if (config.basePath !== '/') {
+    app.setGlobalPrefix(config.basePath, { exclude: [...OPERATIONS_PATHS, 'metrics'] });
+  }
   app.enableShutdownHooks();
   return app;
 }

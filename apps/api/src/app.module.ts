@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
+import { MetricsModule } from './metrics/metrics.module';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
 import { EventsModule } from './modules/events/events.module';
@@ -42,6 +43,7 @@ export class AppModule {
         OrdersModule,
         OrderItemsModule,
         EventsModule,
+        MetricsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],
