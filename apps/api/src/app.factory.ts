@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream } from 'pino';
 import { OPERATIONS_PATHS } from '@app/resource-kit';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
@@ -9,9 +10,15 @@ import { createLogger, NestPinoLogger } from './logging/app-logger';
 import { requestLog } from './logging/request-log.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
-/** Builds the service exactly as it runs in production; main.ts and the e2e tests share it. */
-export async function createApp(config: AppConfig): Promise<INestApplication> {
-  const logger = createLogger(config.logLevel);
+/**
+ * Builds the service exactly as it runs in production; main.ts and the e2e tests share it.
+ * Logs go to standard output unless given another destination (tests read them).
+ */
+export async function createApp(
+  config: AppConfig,
+  logDestination?: DestinationStream,
+): Promise<INestApplication> {
+  const logger = createLogger(config.logLevel, logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bufferLogs: true,
     // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).

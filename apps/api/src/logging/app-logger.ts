@@ -1,21 +1,25 @@
 import type { LoggerService } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pino, type Level, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
 /** The id of the request being served, for every line logged while serving it. */
 export const currentRequestId = new AsyncLocalStorage<string>();
 
 /** JSON lines on standard output; a line written during a request carries its `req.id`. */
-export function createLogger(level: AppConfig['logLevel']): Logger {
-  return pino({
+export function createLogger(
+  level: AppConfig['logLevel'],
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level,
     // Called only for lines that are written, so a level that is off costs nothing here.
     mixin: () => {
       const id = currentRequestId.getStore();
       return id === undefined ? {} : { req: { id } };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Nest's logger on pino: `context` names the source; object messages become fields. */
