@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -50,13 +51,12 @@ describe('HTTP edges by default', () => {
   it('the /docs page gets a CSP that runs Swagger UI from the service itself', async () => {
     const page = await http().get('/docs').expect(200);
     expectSecurityHeaders(page);
-    const policy = page.headers['content-security-policy'] as string;
+    const policy = page.headers['content-security-policy'];
     expect(policy).toMatch(/^default-src 'none'; script-src 'self' 'sha256-[\w+/=]{44}'; /);
     expect(policy).toContain("connect-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     // The hash in the policy is the hash of the page's one inline script.
     const [, script] = /<script>(.*)<\/script>/.exec(page.text)!;
-    const { createHash } = await import('node:crypto');
     expect(policy).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(page.text).not.toMatch(/https?:\/\//);
     await http().get('/docs/swagger-ui-bundle.js').expect(200);

@@ -22,7 +22,10 @@ export function securityHeaders({ hstsMaxAge }: HttpEdgeConfig) {
 }
 
 // The cors package's options, as Nest's public API names them.
-type CorsOptions = Exclude<NestApplicationOptions['cors'], boolean | Function | undefined>;
+type CorsOptions = Exclude<
+  NestApplicationOptions['cors'],
+  boolean | ((...args: never[]) => unknown) | undefined
+>;
 type CorsDelegate = (
   request: Request,
   callback: (error: Error | null, options: CorsOptions) => void,
