@@ -12,28 +12,34 @@ export function routeOf(request: Request): string {
   return (request.route as { path?: string } | undefined)?.path ?? 'unmatched';
 }
 
+const REQUEST = Symbol('request-log');
+
+type LoggedResponse = Response & { [REQUEST]: { id: string; started: number } };
+
 /**
  * Gives every request its X-Request-Id and, when it ends, one line: fields picked from the
  * request (never its headers, so no Authorization or cookies), at info, or error for a 5xx.
  */
 export function requestLog(logger: Logger) {
+  // One listener function for every response: no closure per request.
+  function writeLine(this: LoggedResponse): void {
+    const level = this.statusCode >= 500 ? 'error' : 'info';
+    if (logger.isLevelEnabled(level)) logger[level](requestLine(this), 'request completed');
+  }
   return (request: Request, response: Response, next: NextFunction): void => {
     const offered = request.headers['x-request-id'];
     const id =
       typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
     response.setHeader('X-Request-Id', id);
-    const started = performance.now();
-    response.once('close', () => {
-      const level = response.statusCode >= 500 ? 'error' : 'info';
-      if (logger.isLevelEnabled(level)) {
-        logger[level](requestLine(request, response, id, started), 'request completed');
-      }
-    });
+    (response as LoggedResponse)[REQUEST] = { id, started: performance.now() };
+    response.on('close', writeLine);
     currentRequestId.run(id, next);
   };
 }
 
-function requestLine(request: Request, response: Response, id: string, started: number) {
+function requestLine(response: LoggedResponse) {
+  const { req: request, statusCode } = response;
+  const { id, started } = response[REQUEST];
   const caller = (request as Request & { user?: Caller }).user;
   return {
     req: {
@@ -43,7 +49,7 @@ function requestLine(request: Request, response: Response, id: string, started: 
       route: routeOf(request),
       address: request.ip,
     },
-    res: { status: response.statusCode, ...(!response.writableFinished && { aborted: true }) },
+    res: { status: statusCode, ...(!response.writableFinished && { aborted: true }) },
     user: caller ? { id: caller.id, role: caller.role } : null,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   };
