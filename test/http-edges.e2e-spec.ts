@@ -134,6 +134,14 @@ describe('HTTP edges configured', () => {
     }
   });
 
+  it('varies every answer on Origin, so that caches keep one per origin', async () => {
+    for (const origin of [undefined, 'https://evil.example.com', SHOP]) {
+      const test = http().get('/products');
+      const response = await (origin ? test.set('Origin', origin) : test).expect(200);
+      expect(response.headers.vary).toBe('Origin');
+    }
+  });
+
   it('an OPTIONS that is not a preflight is still 405, readable by the listed origin', async () => {
     const response = await http().options('/products').set('Origin', SHOP).expect(405);
     expect(response.headers['access-control-allow-origin']).toBe(SHOP);

@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { OPERATIONS_PATHS } from '@app/resource-kit';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
-import { corsFor, securityHeaders } from './http/http-edges';
+import { corsFor, securityHeaders, varyOnOrigin } from './http/http-edges';
 import { createLogger, NestPinoLogger } from './logging/app-logger';
 import { requestLog } from './logging/request-log.middleware';
 import { MetricsService } from './metrics/metrics.service';
@@ -30,7 +30,10 @@ export async function createApp(
   // Before anything answers, so that every request, a CORS preflight included, is seen.
   app.use(requestLog(logger), app.get(MetricsService).observe);
   app.use(securityHeaders(config.http));
-  if (config.http.corsOrigins.length > 0) app.enableCors(corsFor(config.http.corsOrigins));
+  if (config.http.corsOrigins.length > 0) {
+    app.use(varyOnOrigin);
+    app.enableCors(corsFor(config.http.corsOrigins));
+  }
   // Resources live under the base path; the operations endpoints and /metrics stay at the root.
   if (config.basePath !== '/') {
     app.setGlobalPrefix(config.basePath, { exclude: [...OPERATIONS_PATHS, 'metrics'] });

@@ -1,5 +1,5 @@
 import type { NestApplicationOptions } from '@nestjs/common';
-import type { Request } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { HttpEdgeConfig } from '../config/app-config';
 
@@ -52,6 +52,15 @@ const CORS: CorsOptions = {
   maxAge: 600,
   optionsSuccessStatus: 204,
 };
+
+/**
+ * With CORS on, answers differ by Origin (with or without Access-Control-Allow-Origin): say so
+ * on every answer, so that a shared cache never hands one origin's answer to another.
+ */
+export function varyOnOrigin(_request: Request, response: Response, next: NextFunction): void {
+  response.vary('Origin');
+  next();
+}
 
 /**
  * CORS for the listed origins only: another origin gets no CORS header at all, and an
