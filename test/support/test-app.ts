@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import type { App } from 'supertest/types';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/app-config';
@@ -16,13 +17,14 @@ export interface TestApp {
 
 /**
  * Boots the real service (real HTTP server, real database of this project's engine), with
- * one static admin token. Pass `database` to start a second instance on the same database.
+ * one static admin token. Pass `database` to start a second instance on the same database,
+ * `logs` to read its log lines.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  shared?: { database: TestDatabase },
+  { database: shared, logs }: { database?: TestDatabase; logs?: DestinationStream } = {},
 ): Promise<TestApp> {
-  const database = shared?.database ?? (await createTestDatabase());
+  const database = shared ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -31,7 +33,7 @@ export async function startTestApp(
     ...database.env,
     ...env,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, logs);
   await app.init();
   return {
     app,

@@ -1,24 +1,43 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { OPERATIONS_PATHS } from '@app/resource-kit';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
+import { corsFor, securityHeaders, varyOnOrigin } from './http/http-edges';
+import { createLogger, NestPinoLogger } from './logging/app-logger';
+import { requestLog } from './logging/request-log.middleware';
+import { MetricsService } from './metrics/metrics.service';
 
-/** Builds the service exactly as it runs in production; main.ts and the e2e tests share it. */
-export async function createApp(config: AppConfig): Promise<INestApplication> {
+/**
+ * Builds the service exactly as it runs in production; main.ts and the e2e tests share it.
+ * Logs go to standard output unless given another destination (tests read them).
+ */
+export async function createApp(
+  config: AppConfig,
+  logDestination?: DestinationStream,
+): Promise<INestApplication> {
+  const logger = createLogger(config.logLevel, logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bufferLogs: true,
     // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
-  app.disable('x-powered-by');
-  // Behind an API gateway: trust its X-Forwarded-For so client addresses are real.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  // Resources live under the base path; the operations endpoints stay at the root.
-  if (config.basePath !== '/') app.setGlobalPrefix(config.basePath, { exclude: OPERATIONS_PATHS });
+  app.useLogger(new NestPinoLogger(logger));
+  // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
+  app.set('trust proxy', config.http.trustProxy);
+  // Before anything answers, so that every request, a CORS preflight included, is seen.
+  app.use(requestLog(logger), app.get(MetricsService).observe);
+  app.use(securityHeaders(config.http));
+  if (config.http.corsOrigins.length > 0) {
+    app.use(varyOnOrigin);
+    app.enableCors(corsFor(config.http.corsOrigins));
+  }
+  // Resources live under the base path; the operations endpoints and /metrics stay at the root.
+  if (config.basePath !== '/') {
+    app.setGlobalPrefix(config.basePath, { exclude: [...OPERATIONS_PATHS, 'metrics'] });
+  }
   app.enableShutdownHooks();
   return app;
 }

@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
-import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
-import { loggerParams } from './logging/logger.params';
+import { MetricsModule } from './metrics/metrics.module';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
 import { EventsModule } from './modules/events/events.module';
@@ -22,7 +21,6 @@ export class AppModule {
       // APP_CONFIG is visible to every feature module.
       global: true,
       imports: [
-        LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config.database),
           autoLoadEntities: true,
@@ -45,6 +43,7 @@ export class AppModule {
         OrdersModule,
         OrderItemsModule,
         EventsModule,
+        MetricsModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

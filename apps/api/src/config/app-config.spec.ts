@@ -21,8 +21,11 @@ describe('loadConfig', () => {
       logLevel: 'info',
       database: { type: 'sqlite', path: './data/api.sqlite' },
       staticTokens: [],
+      http: { trustProxy: false, corsOrigins: [], hstsMaxAge: 0 },
+      loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 20, windowSeconds: 900 },
     });
     expect(config.generatedAdminToken).toBeUndefined();
+    expect(config.metricsToken).toBeUndefined();
   });
 
   it('treats empty variables as unset', () => {
@@ -117,4 +120,67 @@ describe('loadConfig', () => {
       'STATIC_TOKENS: email a@example.com appears more than once',
     ]);
   });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535'],
+    ['PORT', '65536', 'PORT must be an integer from 0 to 65535'],
+    ['PORT', '80.5', 'PORT must be an integer from 0 to 65535'],
+    ['HSTS_MAX_AGE', '-1', 'HSTS_MAX_AGE must be an integer from 0 to 63072000'],
+    [
+      'LOGIN_MAX_FAILURES_PER_EMAIL',
+      '0',
+      'LOGIN_MAX_FAILURES_PER_EMAIL must be an integer from 1 to 1000000',
+    ],
+    [
+      'LOGIN_THROTTLE_WINDOW_SECONDS',
+      'soon',
+      'LOGIN_THROTTLE_WINDOW_SECONDS must be an integer from 1 to 86400',
+    ],
+    ['METRICS_TOKEN', 'short', 'METRICS_TOKEN must be at least 16 characters'],
+  ])('rejects %s=%s', (name, value, message) => {
+    expect(problemsOf({ NODE_ENV: 'test', [name]: value })).toEqual([message]);
+  });
+
+  it('reads the HTTP edge, metrics and login throttle settings', () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      TRUST_PROXY: '10.0.0.0/8, loopback, 2001:db8::1',
+      CORS_ORIGINS: 'https://shop.example.com,http://localhost:8080',
+      HSTS_MAX_AGE: '31536000',
+      METRICS_TOKEN: 'm'.repeat(16),
+      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
+      LOGIN_THROTTLE_WINDOW_SECONDS: '60',
+    });
+    expect(config.http).toEqual({
+      trustProxy: ['10.0.0.0/8', 'loopback', '2001:db8::1'],
+      corsOrigins: ['https://shop.example.com', 'http://localhost:8080'],
+      hstsMaxAge: 31536000,
+    });
+    expect(config.metricsToken).toBe('m'.repeat(16));
+    expect(config.loginThrottle).toEqual({
+      maxFailuresPerEmail: 3,
+      maxFailuresPerAddress: 50,
+      windowSeconds: 60,
+    });
+    expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+  });
+
+  it.each(['true', '10.0.0.0/33', 'gateway.local', '1.2.3.4,,5.6.7.8', '-1'])(
+    'rejects TRUST_PROXY=%s',
+    (value) => {
+      expect(problemsOf({ NODE_ENV: 'test', TRUST_PROXY: value })).toEqual([
+        expect.stringMatching(/^TRUST_PROXY must be a hop count/),
+      ]);
+    },
+  );
+
+  it.each(['*', 'shop.example.com', 'https://shop.example.com/', 'ftp://x.example.com'])(
+    'rejects CORS_ORIGINS=%s',
+    (value) => {
+      expect(problemsOf({ NODE_ENV: 'test', CORS_ORIGINS: value })).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS must be a comma-separated list of origins/),
+      ]);
+    },
+  );
 });

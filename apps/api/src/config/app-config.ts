@@ -1,7 +1,24 @@
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import type { JwtOptions } from '@app/resource-kit';
 import { ConfigurationError, Environment, parseEnvironment } from './environment';
+import { parseOrigins, parseTrustProxy } from './http-edges.validators';
 import { parseStaticTokens, StaticToken } from './static-tokens';
+
+/** How the service meets the network in front of it (see docs/operations.md). */
+export interface HttpEdgeConfig {
+  /** Express's `trust proxy`: false (the socket's address is the client), hops or addresses. */
+  trustProxy: false | number | string[];
+  /** Origins allowed by CORS; empty: CORS off. */
+  corsOrigins: string[];
+  /** Strict-Transport-Security max-age in seconds; 0: no header. */
+  hstsMaxAge: number;
+}
+
+export interface LoginThrottleConfig {
+  maxFailuresPerEmail: number;
+  maxFailuresPerAddress: number;
+  windowSeconds: number;
+}
 
 export type DatabaseConfig =
   { type: 'postgres'; url: string; schema?: string } | { type: 'sqlite'; path: string };
@@ -17,6 +34,10 @@ export interface AppConfig {
   jwtSecret: string;
   jwt: JwtOptions;
   redisUrl?: string;
+  http: HttpEdgeConfig;
+  /** Bearer token GET /metrics requires; unset: open (protect it at the network). */
+  metricsToken?: string;
+  loginThrottle: LoginThrottleConfig;
   staticTokens: StaticToken[];
   /** Set when development start-up generated an admin token because STATIC_TOKENS was unset. */
   generatedAdminToken?: string;
@@ -46,6 +67,13 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     jwtSecret,
     jwt,
     redisUrl: env.REDIS_URL,
+    http: httpEdgeConfig(env),
+    metricsToken: env.METRICS_TOKEN,
+    loginThrottle: {
+      maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+    },
     staticTokens: generatedAdminToken ? [developmentAdmin(generatedAdminToken)] : tokens,
     generatedAdminToken,
   });
@@ -90,6 +118,15 @@ function keyProblems(
     }
   }
   return problems;
+}
+
+// The values passed validation in parseEnvironment, so they parse.
+function httpEdgeConfig(env: Environment): HttpEdgeConfig {
+  return {
+    trustProxy: (env.TRUST_PROXY && parseTrustProxy(env.TRUST_PROXY)) || false,
+    corsOrigins: (env.CORS_ORIGINS && parseOrigins(env.CORS_ORIGINS)) || [],
+    hstsMaxAge: env.HSTS_MAX_AGE,
+  };
 }
 
 function databaseConfig(env: Environment): DatabaseConfig {

@@ -9,10 +9,12 @@ import {
   Max,
   Min,
   MinLength,
+  Validate,
   ValidateIf,
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { IsOriginList, IsTrustProxy } from './http-edges.validators';
 
 // With stopAtFirstError, the decorator nearest the property is checked first.
 
@@ -25,10 +27,7 @@ export class Environment {
   @IsIn(NODE_ENVS)
   NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IsIntegerFrom(0, 65535)
   PORT = 3000;
 
   @IsOptional()
@@ -80,10 +79,7 @@ export class Environment {
   @IsString()
   JWT_AUDIENCE = 'shop-api';
 
-  @Type(() => Number)
-  @IsInt()
-  @Min(60)
-  @Max(30 * 24 * 3600)
+  @IsIntegerFrom(60, 30 * 24 * 3600)
   JWT_TTL_SECONDS = 24 * 3600;
 
   @IsOptional()
@@ -92,6 +88,46 @@ export class Environment {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @IsOptional()
+  @Validate(IsTrustProxy)
+  TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Validate(IsOriginList)
+  CORS_ORIGINS?: string;
+
+  @IsIntegerFrom(0, 2 * 365 * 24 * 3600)
+  HSTS_MAX_AGE = 0;
+
+  @IsOptional()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  @Matches(/^[\x21-\x7e]+$/, { message: 'METRICS_TOKEN must be printable ASCII without spaces' })
+  METRICS_TOKEN?: string;
+
+  @IsIntegerFrom(1, 1_000_000)
+  LOGIN_MAX_FAILURES_PER_EMAIL = 5;
+
+  @IsIntegerFrom(1, 1_000_000)
+  LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
+
+  @IsIntegerFrom(1, 24 * 3600)
+  LOGIN_THROTTLE_WINDOW_SECONDS = 15 * 60;
+}
+
+// One message for every way an integer variable can be wrong ("abc" included).
+function IsIntegerFrom(min: number, max: number): PropertyDecorator {
+  return (target, key) => {
+    const message = `${String(key)} must be an integer from ${min} to ${max}`;
+    for (const decorate of [
+      Type(() => Number),
+      Max(max, { message }),
+      Min(min, { message }),
+      IsInt({ message }),
+    ]) {
+      decorate(target, key);
+    }
+  };
 }
 
 /** Parses and validates raw environment variables; lists every problem at once. */

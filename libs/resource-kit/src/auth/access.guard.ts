@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
@@ -16,6 +16,8 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
+  private readonly logger = new Logger('ResourceKit');
+
   constructor(private readonly reflector: Reflector) {
     super();
   }
@@ -49,7 +51,10 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     // the exception filter answers it (503 with Retry-After), never 401.
     if (error) throw error as Error;
     if (!caller) {
-      const { authorization } = context.switchToHttp().getRequest<Request>().headers;
+      const request = context.switchToHttp().getRequest<Request>();
+      const { authorization } = request.headers;
+      // A security event for the operator: someone presents a token that does not hold.
+      if (authorization) this.logger.warn({ event: 'token_refused', address: request.ip });
       const message = authorization
         ? 'the bearer token is invalid, expired or revoked'
         : 'authentication required: send Authorization: Bearer <token>';

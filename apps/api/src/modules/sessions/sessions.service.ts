@@ -38,7 +38,7 @@ export class SessionsService extends ResourceService<Session> implements Session
       user?.passwordHash ?? (await DUMMY_HASH_PROMISE),
     );
     if (!user || !valid) {
-      await this.throttle.recordFailure(email, clientAddress);
+      await this.throttle.recordFailure(email, clientAddress, user?.id);
       throw WRONG_CREDENTIALS;
     }
     await this.throttle.recordSuccess(email);

@@ -1,0 +1,56 @@
+import type { Caller } from '@app/resource-kit';
+import type { NextFunction, Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { currentRequestId } from './app-logger';
+
+// A client's id is kept only if it is short and printable, so it cannot forge log content.
+const ACCEPTABLE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** The route template of a request Express routed; one label for everything else. */
+export function routeOf(request: Request): string {
+  return (request.route as { path?: string } | undefined)?.path ?? 'unmatched';
+}
+
+const REQUEST = Symbol('request-log');
+
+type LoggedResponse = Response & { [REQUEST]: { id: string; started: number } };
+
+/**
+ * Gives every request its X-Request-Id and, when it ends, one line: fields picked from the
+ * request (never its headers, so no Authorization or cookies), at info, or error for a 5xx.
+ */
+export function requestLog(logger: Logger) {
+  // One listener function for every response: no closure per request.
+  function writeLine(this: LoggedResponse): void {
+    const level = this.statusCode >= 500 ? 'error' : 'info';
+    if (logger.isLevelEnabled(level)) logger[level](requestLine(this), 'request completed');
+  }
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const offered = request.headers['x-request-id'];
+    const id =
+      typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    response.setHeader('X-Request-Id', id);
+    (response as LoggedResponse)[REQUEST] = { id, started: performance.now() };
+    response.on('close', writeLine);
+    currentRequestId.run(id, next);
+  };
+}
+
+function requestLine(response: LoggedResponse) {
+  const { req: request, statusCode } = response;
+  const { id, started } = response[REQUEST];
+  const caller = (request as Request & { user?: Caller }).user;
+  return {
+    req: {
+      id,
+      method: request.method,
+      path: request.path,
+      route: routeOf(request),
+      address: request.ip,
+    },
+    res: { status: statusCode, ...(!response.writableFinished && { aborted: true }) },
+    user: caller ? { id: caller.id, role: caller.role } : null,
+    duration_ms: Math.round((performance.now() - started) * 10) / 10,
+  };
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { Pool } from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { routeOf } from '../logging/request-log.middleware';
+
+const LABELS = ['route', 'method', 'status'] as const;
+const STARTED = Symbol('metrics:started');
+
+type TimedResponse = Response & { [STARTED]: number };
+
+/**
+ * The service's Prometheus metrics, in a registry of its own: requests by route template,
+ * method and status, their latency, the PostgreSQL pool (read at scrape time), the process.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  constructor(dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    if (dataSource.options.type === 'postgres') this.watchPool(dataSource);
+  }
+
+  /** Express middleware: times each request and counts it when it ends. */
+  readonly observe = this.observer();
+
+  private observer() {
+    const registers = [this.registry];
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status',
+      labelNames: LABELS,
+      registers,
+    });
+    const durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to the end of the answer, by route template, method and status',
+      labelNames: LABELS,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    // One listener function for every response: no closure per request.
+    function record(this: TimedResponse): void {
+      const labels = { route: routeOf(this.req), method: this.req.method, status: this.statusCode };
+      requests.inc(labels);
+      durations.observe(labels, (performance.now() - this[STARTED]) / 1000);
+    }
+    return (_request: Request, response: Response, next: NextFunction): void => {
+      (response as TimedResponse)[STARTED] = performance.now();
+      response.on('close', record);
+      next();
+    };
+  }
+
+  private watchPool(dataSource: DataSource): void {
+    // TypeORM's PostgreSQL driver keeps its pg pool as `master`, created at connect.
+    const pool = () => (dataSource.driver as unknown as { master?: Pool }).master;
+    const gauge = (name: string, help: string, read: (pool: Pool) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const current = pool();
+          if (current) this.set(read(current));
+        },
+      });
+    gauge('db_pool_connections', 'PostgreSQL connections open in the pool', (p) => p.totalCount);
+    gauge(
+      'db_pool_idle_connections',
+      'PostgreSQL connections idle in the pool',
+      (p) => p.idleCount,
+    );
+    gauge(
+      'db_pool_waiting_clients',
+      'Queries waiting for a pool connection',
+      (p) => p.waitingCount,
+    );
+  }
+}
