@@ -10,5 +10,6 @@ import { dataSourceOptions } from './apps/api/src/database/data-source.options';
 // environment as the service. It runs from the build output (dist/ormconfig.js).
 export default new DataSource({
   ...dataSourceOptions(loadConfig().database),
-  entities: [join(__dirname, 'apps/api/src/**/*.entity.js')],
+  // The service's resources and the kit's own table (idempotency keys).
+  entities: [join(__dirname, '{apps/api,libs/resource-kit}/src/**/*.entity.js')],
 });

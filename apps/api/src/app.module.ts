@@ -32,6 +32,7 @@ export class AppModule {
           secret: config.jwtSecret,
           auth: { jwt: config.jwt },
           basePath: config.basePath,
+          idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
           title: 'Shop API',
           version: '1.0.0',
         }),

@@ -1,5 +1,13 @@
-import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import {
+  DynamicModule,
+  Global,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  OnModuleInit,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { AccessGuard } from './auth/access.guard';
 import { AuthOptions, KIT_AUTH_OPTIONS } from './auth/auth.options';
@@ -19,6 +27,10 @@ import { OperationGuard } from './http/operation.guard';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { CursorCodec } from './query/cursor.codec';
+import { EntityTagInterceptor } from './conditional/entity-tag.interceptor';
+import { IdempotencyKey } from './idempotency/idempotency-key.entity';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IDEMPOTENCY_SETTINGS, IdempotencyStore } from './idempotency/idempotency.store';
 import {
   RESOURCE_KIT_OPTIONS,
   ResourceKitOptions,
@@ -38,19 +50,35 @@ export interface ResourceKitRootOptions extends ResourceKitOptions {
  */
 /** The cursor codec of a service with this secret (its key is derived, never the secret). */
 export function cursorCodecFor(secret: string): CursorCodec {
-  return new CursorCodec(createHash('sha256').update(`cursor:${secret}`).digest('base64url'));
+  return new CursorCodec(derivedKey('cursor', secret));
+}
+
+function derivedKey(purpose: string, secret: string): string {
+  return createHash('sha256').update(`${purpose}:${secret}`).digest('base64url');
 }
 
 @Global()
 @Module({})
-export class ResourceKitModule implements NestModule {
+export class ResourceKitModule implements NestModule, OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
+    const resolved = resolveKitOptions(options);
     return {
       module: ResourceKitModule,
+      imports: [TypeOrmModule.forFeature([IdempotencyKey])],
       controllers: [HealthController, OpenApiController],
       providers: [
-        { provide: RESOURCE_KIT_OPTIONS, useValue: resolveKitOptions(options) },
+        { provide: RESOURCE_KIT_OPTIONS, useValue: resolved },
         { provide: CURSOR_CODEC, useValue: cursorCodecFor(options.secret) },
+        {
+          provide: IDEMPOTENCY_SETTINGS,
+          useValue: {
+            keyTtlSeconds: resolved.idempotencyKeyTtlSeconds,
+            fingerprintKey: derivedKey('idempotency', options.secret),
+          },
+        },
+        IdempotencyStore,
         ResourceRegistry,
         TransactionRunner,
         JsonBodyMiddleware,
@@ -66,6 +94,9 @@ export class ResourceKitModule implements NestModule {
         { provide: APP_GUARD, useClass: ExactPathGuard },
         { provide: APP_GUARD, useClass: OperationGuard },
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Interceptors nest in this order: the ETag sees what the client gets (a replay too).
+        { provide: APP_INTERCEPTOR, useClass: EntityTagInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
       exports: [
@@ -75,8 +106,17 @@ export class ResourceKitModule implements NestModule {
         StaticTokenRegistry,
         TokenIssuer,
         TransactionRunner,
+        IdempotencyStore,
       ],
     };
+  }
+
+  // Express's weak body-hash ETag would sit on collections and mislead; the kit tags resources.
+  onModuleInit(): void {
+    const express = this.adapterHost.httpAdapter?.getInstance<{
+      set?(name: string, value: unknown): void;
+    }>();
+    express?.set?.('etag', false);
   }
 
   configure(consumer: MiddlewareConsumer): void {

@@ -15,6 +15,8 @@ export interface ResourceKitOptions {
   pageSize?: PageLimits;
   /** The prefix of every resource path (the service's global prefix), for the OpenAPI document. */
   basePath?: string;
+  /** How long an Idempotency-Key and its stored answer are kept, in seconds (24 hours). */
+  idempotencyKeyTtlSeconds?: number;
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
@@ -32,6 +34,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     pagination: options.pagination ?? 'cursor',
     pageSize: Object.freeze({ ...(options.pageSize ?? { default: 25, max: 100 }) }),
     basePath: options.basePath ?? '/',
+    idempotencyKeyTtlSeconds: options.idempotencyKeyTtlSeconds ?? 24 * 3600,
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',
   });

@@ -38,6 +38,8 @@ export interface AppConfig {
   /** Bearer token GET /metrics requires; unset: open (protect it at the network). */
   metricsToken?: string;
   loginThrottle: LoginThrottleConfig;
+  /** How long an Idempotency-Key and the answer stored under it are kept. */
+  idempotencyKeyTtlSeconds: number;
   staticTokens: StaticToken[];
   /** Set when development start-up generated an admin token because STATIC_TOKENS was unset. */
   generatedAdminToken?: string;
@@ -74,6 +76,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
     },
+    idempotencyKeyTtlSeconds: env.IDEMPOTENCY_KEY_TTL_SECONDS,
     staticTokens: generatedAdminToken ? [developmentAdmin(generatedAdminToken)] : tokens,
     generatedAdminToken,
   });

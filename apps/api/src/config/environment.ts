@@ -82,6 +82,12 @@ export class Environment {
   @IsIntegerFrom(60, 30 * 24 * 3600)
   JWT_TTL_SECONDS = 24 * 3600;
 
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(30 * 24 * 3600)
+  IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 3600;
+
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;

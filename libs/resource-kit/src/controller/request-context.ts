@@ -1,11 +1,16 @@
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../auth/caller';
+import type { Claim } from '../idempotency/idempotency.store';
 
 /** Who is asking; filled by the auth layer, read by scope and access hooks. */
 export interface RequestContext {
   readonly caller?: Caller;
   /** The client's address (X-Forwarded-For from a trusted gateway), for rate limits. */
   readonly clientAddress?: string;
+  /** The request's If-Match: PATCH and DELETE write only while it names the current ETag. */
+  readonly ifMatch?: string;
+  /** The request's claimed Idempotency-Key: its create stores the answer with the write. */
+  readonly idempotency?: Claim;
 }
 
 /** A write in progress: its request and its transaction. */

@@ -16,6 +16,10 @@ import { writeRevision } from './history.writer';
 import { assertTransition } from './transitions';
 import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
+import { assertIfMatch } from '../conditional/precondition';
+import { envelope } from '../http/envelope.interceptor';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { ResourceResponse } from '../serialization/resource-response';
 
 export const RESOURCE_DEFINITION = Symbol('RESOURCE_DEFINITION');
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -32,6 +36,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(CURSOR_CODEC) private readonly cursors!: CursorCodec;
   @Inject(TransactionRunner) protected readonly transactions!: TransactionRunner;
   @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
+  @Inject(IdempotencyStore) private readonly idempotency!: IdempotencyStore;
   private listener?: WriteListener | null;
 
   onModuleInit(): void {
@@ -122,6 +127,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       await this.beforeCreate(entity, write);
       const saved = await this.repository(write.manager).save(entity);
       await this.written(saved, 'created', write);
+      await this.rememberAnswer(saved, write);
       return saved;
     });
   }
@@ -143,6 +149,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       const entity = await this.readForWrite(id, write, 'delete');
       await this.beforeDelete(entity, write);
       await this.repository(write.manager).delete({ id } as never);
+      if (this.expiresWith()) await this.idempotency.forget(write.manager, id);
       await this.written(entity, 'deleted', write);
       return entity;
     });
@@ -189,14 +196,38 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return column.databaseName;
   }
 
-  // The row a write changes, locked until the transaction ends (404 when not the caller's).
+  // The row a write changes, locked until the transaction ends (404 when not the caller's,
+  // 412 when If-Match names another version than this one).
   private async readForWrite(id: string, write: WriteContext, operation: Operation): Promise<T> {
     const query = this.transactions.lockForUpdate(
       this.query(write, operation).andWhere(`${ALIAS}.id = :id`, { id }),
     );
     const entity = isStorableId(id) ? await query.getOne() : null;
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
+    assertIfMatch(this.definition, entity, write.ifMatch);
     return entity;
+  }
+
+  // With an Idempotency-Key, the answer is stored in the write's own transaction.
+  private async rememberAnswer(entity: T, write: WriteContext): Promise<void> {
+    if (!write.idempotency) return;
+    const body = envelope(ResourceResponse.single(this.definition, entity, true));
+    const expiresWith = this.expiresWith();
+    await this.idempotency.complete(
+      write.manager,
+      write.idempotency,
+      { status: 201, body },
+      {
+        resourceId: entity.id,
+        expiresAt: expiresWith
+          ? (entity as unknown as Record<string, Date>)[expiresWith]
+          : undefined,
+      },
+    );
+  }
+
+  private expiresWith(): string | undefined {
+    return this.definition.idempotency ? this.definition.idempotency.expiresWith : undefined;
   }
 
   // After every write: the resource's own hook, its history, then the service-wide listener.

@@ -38,6 +38,17 @@ export interface ResourceOptions {
    * @example { property: 'status', moves: { placed: { paid: ['admin'], cancelled: ['admin', 'customer'] } } }
    */
   transitions?: Transitions;
+  /**
+   * Idempotency-Key on POST (on unless `false`). `expiresWith` names a time attribute that
+   * ends the stored answer's life early, and the answer is deleted with the resource: for
+   * answers holding a secret, like a session's token.
+   * @example { expiresWith: 'expiresAt' }
+   */
+  idempotency?: false | IdempotencyOptions;
+}
+
+export interface IdempotencyOptions {
+  readonly expiresWith?: string;
 }
 
 export interface Transitions {

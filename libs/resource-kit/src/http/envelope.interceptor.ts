@@ -12,7 +12,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
   }
 }
 
-function envelope(result: unknown): unknown {
+/** The response body of a handler's result (a stored idempotent answer is this too). */
+export function envelope(result: unknown): unknown {
   if (!(result instanceof ResourceResponse)) return { data: result };
   const { definition, body } = result;
   const wire = (entity: object, created: boolean) => {

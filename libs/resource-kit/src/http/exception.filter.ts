@@ -12,7 +12,7 @@ import { STATUS_OF } from '../errors/status';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { databaseFailure } from '../persistence/database-errors';
 
-interface Failure {
+export interface Failure {
   status: number;
   messages: readonly string[];
   headers?: Readonly<Record<string, string>>;
@@ -29,7 +29,7 @@ export class KitExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const failure = this.describe(exception);
+    const failure = describeFailure(exception);
     if (failure.status >= 500)
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (response.headersSent) return;
@@ -38,18 +38,19 @@ export class KitExceptionFilter implements ExceptionFilter {
       .set(failure.headers ?? {})
       .json({ [this.options.errorKey]: failure.messages });
   }
+}
 
-  private describe(exception: unknown): Failure {
-    if (exception instanceof KitError) {
-      return {
-        status: STATUS_OF[exception.code],
-        messages: exception.messages,
-        headers: exception.headers,
-      };
-    }
-    if (exception instanceof HttpException) return fromHttpException(exception);
-    return databaseFailure(exception) ?? INTERNAL;
+/** The status, messages and headers a failure is answered with. */
+export function describeFailure(exception: unknown): Failure {
+  if (exception instanceof KitError) {
+    return {
+      status: STATUS_OF[exception.code],
+      messages: exception.messages,
+      headers: exception.headers,
+    };
   }
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  return databaseFailure(exception) ?? INTERNAL;
 }
 
 // Nest's own exceptions: routing misses (404) and anything a guard or pipe throws.

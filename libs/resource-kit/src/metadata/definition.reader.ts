@@ -47,6 +47,7 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     owner: options.owner,
     history: options.history,
     transitions: options.transitions,
+    idempotency: options.idempotency ?? {},
     attributes: Object.freeze(attributes),
     attributeByName: new Map(attributes.map((attribute) => [attribute.name, attribute])),
     toOne: new Map(

@@ -96,6 +96,8 @@ export interface ResourceDefinition {
   readonly toMany: ReadonlyMap<string, ToManyDefinition>;
   readonly polymorphic: readonly PolymorphicDefinition[];
   readonly history?: { readonly target: () => EntityClass; readonly owner: string };
+  /** Idempotency-Key on POST: off (`false`), or on with its options. */
+  readonly idempotency: false | { readonly expiresWith?: string };
   readonly transitions?: {
     readonly property: string;
     readonly moves: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;

@@ -11,6 +11,8 @@ import { User } from '../users/user.entity';
     read: 'authenticated',
     delete: 'authenticated',
   },
+  // A repeated log-in replays the token: never past the token's life, never after log-out.
+  idempotency: { expiresWith: 'expiresAt' },
 })
 export class Session extends ResourceEntity {
   @Attribute({ type: 'string', maxLength: 254, writable: 'create', output: 'never', column: false })

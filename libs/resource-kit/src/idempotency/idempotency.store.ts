@@ -1,0 +1,198 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
+import { KitError } from '../errors/kit.error';
+import { databaseFailure } from '../persistence/database-errors';
+import { TransactionRunner } from '../persistence/transaction.runner';
+import { IdempotencyKey } from './idempotency-key.entity';
+
+/** A POST with an Idempotency-Key: who sent it, where, and the hash of its body. */
+export interface IdempotentRequest {
+  readonly scope: string;
+  readonly key: string;
+  readonly path: string;
+  readonly fingerprint: string;
+}
+
+/** A request that holds its key; only it may store the key's answer. */
+export interface Claim extends IdempotentRequest {
+  readonly token: string;
+  readonly expiresAt: Date;
+}
+
+export interface StoredAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export const IDEMPOTENCY_SETTINGS = Symbol('IDEMPOTENCY_SETTINGS');
+export interface IdempotencySettings {
+  /** How long a key and its answer are kept. */
+  readonly keyTtlSeconds: number;
+  /** HMAC key for request fingerprints (bodies may hold passwords). */
+  readonly fingerprintKey: string;
+}
+
+// A claim outlives any request the service lets run; past it, its request is taken as dead.
+const CLAIM_LEASE_MS = 60_000;
+const SWEEP_INTERVAL_MS = 15 * 60_000;
+
+const inUse = () =>
+  new KitError('idempotency_key_in_use', [
+    'a request with this Idempotency-Key is still being processed; retry later',
+  ]);
+
+/** The table of Idempotency-Keys, shared by every instance of the service through its database. */
+@Injectable()
+export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ResourceKit');
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    @Inject(IDEMPOTENCY_SETTINGS) private readonly settings: IdempotencySettings,
+  ) {}
+
+  /** Claims the key for this request, or gives the answer an earlier request with it got. */
+  async claim(request: IdempotentRequest): Promise<{ claim: Claim } | { replay: StoredAnswer }> {
+    try {
+      return await this.transactions.run((manager) => this.claimIn(manager, request));
+    } catch (error) {
+      // Another request inserted the same key a moment ago: it is running.
+      if (databaseFailure(error)?.status === 409) throw inUse();
+      throw error;
+    }
+  }
+
+  /**
+   * Stores the answer of a claimed request, in the transaction of its write, so that the write
+   * and its answer exist together or not at all. `bound` ends the answer's life early.
+   */
+  async complete(
+    manager: EntityManager,
+    claim: Claim,
+    answer: StoredAnswer,
+    bound: { resourceId: string; expiresAt?: Date },
+  ): Promise<void> {
+    const expiresAt = new Date(
+      Math.min(claim.expiresAt.getTime(), bound.expiresAt?.getTime() ?? Infinity),
+    );
+    const stored = await this.store(manager, claim, answer, {
+      resourceId: bound.resourceId,
+      expiresAt,
+    });
+    // The claim was taken over (this request outlived its lease): this write must not happen.
+    if (!stored) throw inUse();
+  }
+
+  /** After a failure: keeps the answer worth replaying (a conflict), else frees the key. */
+  async settle(claim: Claim, kept: StoredAnswer | undefined): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      if (kept) await this.store(manager, claim, kept);
+      else await manager.getRepository(IdempotencyKey).delete(this.heldBy(claim));
+    });
+  }
+
+  /** Deletes the answers that created this resource (a session's token dies with it). */
+  async forget(manager: EntityManager, resourceId: string): Promise<void> {
+    await manager.getRepository(IdempotencyKey).delete({ resourceId });
+  }
+
+  /** Deletes every expired key. */
+  async sweep(): Promise<void> {
+    await this.dataSource.getRepository(IdempotencyKey).delete({ expiresAt: LessThan(new Date()) });
+  }
+
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => {
+      this.sweep().catch((error: Error) =>
+        this.logger.warn(`Could not delete expired idempotency keys: ${error.message}`),
+      );
+    }, SWEEP_INTERVAL_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private async claimIn(
+    manager: EntityManager,
+    request: IdempotentRequest,
+  ): Promise<{ claim: Claim } | { replay: StoredAnswer }> {
+    const keys = manager.getRepository(IdempotencyKey);
+    const now = new Date();
+    const found = await keys.findOneBy({ scope: request.scope, key: request.key });
+    const replay = found && found.expiresAt > now ? earlierAnswer(found, request, now) : undefined;
+    if (replay) return { replay };
+    const claim: Claim = {
+      ...request,
+      token: randomUUID(),
+      expiresAt: new Date(now.getTime() + this.settings.keyTtlSeconds * 1000),
+    };
+    const row = {
+      ...request,
+      claim: claim.token,
+      expiresAt: claim.expiresAt,
+      lockedUntil: new Date(now.getTime() + CLAIM_LEASE_MS),
+      status: null,
+      body: null,
+      resourceId: null,
+    };
+    if (!found) {
+      await keys.insert(row);
+      return { claim };
+    }
+    // Expired, or left by a request that died: take it over, unless another request just did.
+    const taken = await keys.update(
+      { scope: found.scope, key: found.key, claim: found.claim },
+      row,
+    );
+    if (!taken.affected) throw inUse();
+    return { claim };
+  }
+
+  private async store(
+    manager: EntityManager,
+    claim: Claim,
+    answer: StoredAnswer,
+    extra: Partial<Pick<IdempotencyKey, 'resourceId' | 'expiresAt'>> = {},
+  ): Promise<boolean> {
+    const { affected } = await manager.getRepository(IdempotencyKey).update(this.heldBy(claim), {
+      status: answer.status,
+      body: JSON.stringify(answer.body),
+      lockedUntil: null,
+      ...extra,
+    });
+    return affected === 1;
+  }
+
+  // The key's row while this claim still holds it and nothing is stored yet.
+  private heldBy(claim: Claim) {
+    return { scope: claim.scope, key: claim.key, claim: claim.token, status: IsNull() };
+  }
+}
+
+// What a live key says to a new request with it: 422 for another request, the stored answer,
+// 409 while its request runs, or nothing when that request died (its claim lapsed).
+function earlierAnswer(
+  found: IdempotencyKey,
+  request: IdempotentRequest,
+  now: Date,
+): StoredAnswer | undefined {
+  if (found.path !== request.path || found.fingerprint !== request.fingerprint) {
+    throw new KitError('idempotency_key_reused', [
+      `this Idempotency-Key was used for another request (POST ${found.path} with another body); use a new key`,
+    ]);
+  }
+  if (found.status !== null)
+    return { status: found.status, body: JSON.parse(found.body!) as unknown };
+  if (found.lockedUntil && found.lockedUntil > now) throw inUse();
+  return undefined;
+}
