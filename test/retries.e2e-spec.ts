@@ -225,6 +225,7 @@ describe('safe retries and concurrent edits', () => {
         .expect(201);
       const path = `/products/${created.body.data.id}`;
       const read = await request(service.http).get(path).expect(200);
+      expect(read.headers.etag).toMatch(/^"[\w-]{43}"$/);
       expect(read.headers.etag).toBe(created.headers.etag);
       const notModified = await request(service.http)
         .get(path)
@@ -238,7 +239,7 @@ describe('safe retries and concurrent edits', () => {
     it('refuses PATCH and DELETE with a stale If-Match (412) and changes nothing', async () => {
       const product = await createProduct({ stock: 4 });
       const path = `/products/${product.id}`;
-      const stale = (await request(service.http).get(path)).headers.etag as string;
+      const stale = (await request(service.http).get(path)).headers.etag;
       const updated = await admin().patch(path, { stock: 5 }).set('If-Match', stale).expect(200);
       for (const call of [admin().patch(path, { stock: 6 }), admin().delete(path)]) {
         const { body } = await call.set('If-Match', stale).expect(412);
@@ -252,7 +253,7 @@ describe('safe retries and concurrent edits', () => {
     it('lets one of four concurrent PATCHes of one version win; the others get 412', async () => {
       const product = await createProduct({ stock: 1 });
       const path = `/products/${product.id}`;
-      const tag = (await request(service.http).get(path)).headers.etag as string;
+      const tag = (await request(service.http).get(path)).headers.etag;
       const responses = await Promise.all(
         [10, 20, 30, 40].map((stock) => admin().patch(path, { stock }).set('If-Match', tag)),
       );
@@ -297,7 +298,7 @@ describe('safe retries and concurrent edits', () => {
 function expectOneCreation(responses: request.Response[]): void {
   const created = responses.filter((response) => response.status === 201);
   expect(created.length).toBeGreaterThanOrEqual(1);
-  expect(new Set(created.map((response) => response.body.data.id)).size).toBe(1);
+  expect(new Set(created.map((response) => (response.body.data as Row).id)).size).toBe(1);
   for (const response of responses.filter((r) => r.status !== 201)) {
     expect(response.status).toBe(409);
     expect(response.body.error[0]).toContain('Idempotency-Key is still being processed');

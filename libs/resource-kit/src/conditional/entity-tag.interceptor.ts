@@ -18,7 +18,7 @@ export class EntityTagInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
-      map((body) => {
+      map((body: unknown) => {
         const resource = singleResourceOf(body);
         if (!resource) return body;
         const tag = entityTag(resource);

@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { collect, startService, waitFor } from './support/service-process';
+import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+// The stored answer of an Idempotency-Key commits with the write: a process killed right
+// after the COMMIT, before it answers, leaves both, and the client's retry is replayed.
+const onPostgres = process.env.TEST_DATABASE === 'postgres';
+const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
+
+(onPostgres ? describe : describe.skip)('a service killed after a checkout commits', () => {
+  let database: TestDatabase;
+  const env = () => ({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'x'.repeat(32),
+    STATIC_TOKENS: JSON.stringify([STATIC_ADMIN]),
+    ...database.env,
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  async function start(extra: Record<string, string> = {}) {
+    const process = startService({ ...env(), LOG_LEVEL: 'info', ...extra });
+    const output = collect(process.stdout);
+    const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
+    const call = async (method: string, path: string, data?: object, headers = {}) => {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: data && JSON.stringify({ data }),
+      });
+      return { status: response.status, headers: response.headers, body: await response.json() };
+    };
+    return { process, output, call };
+  }
+
+  it('replays the stored order to the retry after a restart, taking the stock once', async () => {
+    const first = await start({
+      NODE_OPTIONS: `--import ${PAUSE_AFTER_COMMIT}`,
+      PAUSE_AFTER_COMMIT_OF: 'orders',
+    });
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const product = await first.call(
+      'POST',
+      '/products',
+      { name: 'Urn', price_cents: 1, stock: 5 },
+      admin,
+    );
+    const me = await first.call('POST', '/users', {
+      email: 'crash@example.com',
+      name: 'C',
+      password: 'long enough',
+    });
+    const session = await first.call('POST', '/sessions', {
+      email: 'crash@example.com',
+      password: 'long enough',
+    });
+    const customer = { Authorization: `Bearer ${session.body.data.token as string}` };
+    const item = await first.call(
+      'POST',
+      '/cart_items',
+      { cart_id: me.body.data.id, product_id: product.body.data.id, quantity: 2 },
+      customer,
+    );
+    const checkout = { cart_item_ids: [item.body.data.id] };
+    const retry = { ...customer, 'Idempotency-Key': 'checkout-after-crash' };
+
+    // The client never hears back.
+    const lost = first.call('POST', '/orders', checkout, retry).catch(String);
+    try {
+      await waitFor(first.output, /paused after COMMIT/);
+    } finally {
+      first.process.kill('SIGKILL');
+    }
+    await once(first.process, 'exit');
+    expect(await lost).toContain('fetch failed');
+
+    const second = await start();
+    try {
+      const replayed = await second.call('POST', '/orders', checkout, retry);
+      expect(replayed.status).toBe(201);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      const orders = await second.call('GET', '/orders', undefined, customer);
+      expect((orders.body.data as { id: string }[]).map((order) => order.id)).toEqual([
+        replayed.body.data.id,
+      ]);
+      const stock = await second.call('GET', `/products/${product.body.data.id as string}`);
+      expect(stock.body.data.stock).toBe(3);
+    } finally {
+      second.process.kill('SIGKILL');
+    }
+  }, 30_000);
+});
