@@ -7,6 +7,7 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 // The stored answer of an Idempotency-Key commits with the write: a process killed right
 // after the COMMIT, before it answers, leaves both, and the client's retry is replayed.
 const onPostgres = process.env.TEST_DATABASE === 'postgres';
+type Row = Record<string, unknown> & { id: string };
 const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
 
 (onPostgres ? describe : describe.skip)('a service killed after a checkout commits', () => {
@@ -28,13 +29,14 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
     const process = startService({ ...env(), LOG_LEVEL: 'info', ...extra });
     const output = collect(process.stdout);
     const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
-    const call = async (method: string, path: string, data?: object, headers = {}) => {
+    const call = async <T = Row>(method: string, path: string, data?: object, headers = {}) => {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         method,
         headers: { 'Content-Type': 'application/json', ...headers },
         body: data && JSON.stringify({ data }),
       });
-      return { status: response.status, headers: response.headers, body: await response.json() };
+      const body = (await response.json()) as { data: T };
+      return { status: response.status, headers: response.headers, body };
     };
     return { process, output, call };
   }
@@ -85,11 +87,9 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
       const replayed = await second.call('POST', '/orders', checkout, retry);
       expect(replayed.status).toBe(201);
       expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-      const orders = await second.call('GET', '/orders', undefined, customer);
-      expect((orders.body.data as { id: string }[]).map((order) => order.id)).toEqual([
-        replayed.body.data.id,
-      ]);
-      const stock = await second.call('GET', `/products/${product.body.data.id as string}`);
+      const orders = await second.call<Row[]>('GET', '/orders', undefined, customer);
+      expect(orders.body.data.map((order) => order.id)).toEqual([replayed.body.data.id]);
+      const stock = await second.call('GET', `/products/${product.body.data.id}`);
       expect(stock.body.data.stock).toBe(3);
     } finally {
       second.process.kill('SIGKILL');
