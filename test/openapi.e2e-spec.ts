@@ -38,6 +38,27 @@ describe('API documentation', () => {
     expect(body.components.schemas.Error).toMatchObject({ required: ['error'] });
   });
 
+  it('describes Idempotency-Key, ETag, If-None-Match and If-Match with their statuses', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const names = (operation: { parameters: { name: string; in: string }[] }) =>
+      operation.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+    const create = body.paths['/orders'].post;
+    expect(names(create)).toEqual(['Idempotency-Key']);
+    expect(Object.keys(create.responses['201'].headers)).toEqual(['ETag', 'Idempotent-Replayed']);
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    const read = body.paths['/products/{id}'].get;
+    expect(names(read)).toEqual(['If-None-Match']);
+    expect(read.responses['304']).toBeDefined();
+    expect(read.responses['200'].headers).toHaveProperty('ETag');
+    expect(body.paths['/users/{id}/cart'].get.responses['304']).toBeDefined();
+    for (const verb of ['patch', 'delete']) {
+      const write = body.paths['/products/{id}'][verb];
+      expect(names(write)).toEqual(['If-Match']);
+      expect(write.responses['412'].content).toBeDefined();
+    }
+    expect(body.paths['/products'].get.responses['200'].headers).toBeUndefined();
+  });
+
   it('GET /docs is an interactive page on the document, with its assets', async () => {
     const page = await request(service.http).get('/docs').expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);

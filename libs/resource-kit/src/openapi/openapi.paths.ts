@@ -2,8 +2,10 @@ import type { Operation, ResourceDefinition } from '../metadata/definition';
 import { FILTER_OPERATORS } from '../query/filter.parser';
 import { PAGE_PARAMETERS } from '../query/pagination';
 import { isQueryable } from '../query/queryable-members';
+import { retryHeadersOf } from '../http/retry-headers';
 import type { JsonSchema } from '../validation/output.schema';
 import type { OpenApiOptions } from './openapi.document';
+import { headerParameters, responseHeaders } from './openapi.headers';
 
 type Operations = Record<string, unknown>;
 
@@ -60,11 +62,24 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'No valid bearer token',
   403: 'The caller\u2019s role may not do this',
   404: 'Unknown, or not visible to the caller',
-  409: 'Conflict: a unique value taken, a state move not allowed, a rule of the resource',
+  409: 'Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use',
+  412: 'If-Match does not name the current ETag: nothing changed',
+  422: 'The Idempotency-Key was used for another request (another body or path)',
   413: 'Body too large',
   415: 'Body not application/json',
   500: 'Unexpected failure',
 };
+
+// What conditional requests and idempotency keys add: 304 (no body), 409, 412, 422.
+function retryResponses(definition: ResourceDefinition, operation: Operation): JsonSchema {
+  const { statuses } = retryHeadersOf(definition, operation);
+  return {
+    ...(statuses.includes(304) && {
+      '304': { description: 'Not modified: If-None-Match names the current ETag (no body)' },
+    }),
+    ...errors(...statuses.filter((status) => status !== 304)),
+  };
+}
 
 function security(level: string | undefined): JsonSchema[] {
   return level === 'public' ? [] : [{ bearer: [] }];
@@ -102,12 +117,17 @@ function readOperation(
     operationId: `${verb}_${type}`,
     tags: [type],
     security: security(level),
-    ...(verb === 'read' && { parameters: [filterParameter(definition)] }),
+    parameters: [
+      ...(verb === 'read' ? [filterParameter(definition)] : []),
+      ...headerParameters(definition, verb),
+    ],
     responses: {
       '200': {
         description: verb === 'read' ? `One of ${type}` : `The deleted resource, as it was`,
+        ...responseHeaders(definition, verb),
         content: json(single(ref(type))),
       },
+      ...retryResponses(definition, verb),
       ...errors(...(verb === 'read' ? [400] : [409]), ...authErrors(level), 404, 500),
     },
   };
@@ -125,12 +145,15 @@ function writeOperation(
     operationId: `${operation}_${type}`,
     tags: [type],
     security: security(level),
+    parameters: headerParameters(definition, operation),
     requestBody: { required: true, content: json(ref(`${type}.${mode}`)) },
     responses: {
       [String(status)]: {
         description: operation === 'create' ? 'Created' : 'The whole updated resource',
+        ...responseHeaders(definition, operation),
         content: json(single(ref(operation === 'create' ? `${type}.created` : type))),
       },
+      ...retryResponses(definition, operation),
       ...errors(
         400,
         ...authErrors(level),
@@ -150,11 +173,14 @@ function relatedOne(definition: ResourceDefinition, name: string, target: string
     operationId: `read_${definition.type}_${name}`,
     tags: [definition.type],
     security: security(level),
+    parameters: headerParameters(definition, 'read'),
     responses: {
       '200': {
-        description: `The related ${name} (${target}), or null`,
+        description: `The related ${name} (${target}), or null (a resource has its ETag)`,
+        ...responseHeaders(definition, 'read'),
         content: json({ type: 'object', required: ['data'], properties: { data: {} } }),
       },
+      ...retryResponses(definition, 'read'),
       ...errors(400, ...authErrors(level), 404, 500),
     },
   };
