@@ -64,6 +64,18 @@ describe('breakingChanges', () => {
         next.resources.magazines = next.resources.shelves;
       }),
     ).toEqual([]);
+    const beforeHeaders = contract();
+    delete beforeHeaders.resources.books.headers;
+    expect(breakingChanges(beforeHeaders, contract())).toEqual([]);
+  });
+
+  it('describes the headers of safe retries per operation', () => {
+    expect(contract().resources.books.headers).toEqual({
+      create: { request: ['Idempotency-Key'], response: ['ETag', 'Idempotent-Replayed'] },
+      list: { request: [], response: [] },
+      read: { request: ['If-None-Match'], response: ['ETag'] },
+      update: { request: ['If-Match'], response: ['ETag'] },
+    });
   });
 
   it.each([
@@ -81,6 +93,16 @@ describe('breakingChanges', () => {
       'stricter access',
       (n: Contract) => (n.resources.books.operations.list = 'authenticated'),
       'books: operation list now needs authenticated access (was public)',
+    ],
+    [
+      'a request header no longer honoured',
+      (n: Contract) => (n.resources.books.headers!.create.request = []),
+      'books: operation create no longer honours Idempotency-Key',
+    ],
+    [
+      'a response header no longer sent',
+      (n: Contract) => (n.resources.books.headers!.read.response = []),
+      'books: operation read no longer sends ETag',
     ],
     [
       'a removed attribute',

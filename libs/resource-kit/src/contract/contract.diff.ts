@@ -13,6 +13,7 @@ export function breakingChanges(previous: Contract, current: Contract): string[]
     if (!after) return [`${type}: resource removed`];
     return [
       ...operationChanges(type, before, after),
+      ...headerChanges(type, before, after),
       ...relationshipChanges(type, before, after),
       ...Object.entries(before.attributes).flatMap(([name, was]) =>
         attributeChanges(`${type}.${name}`, was, after.attributes[name]),
@@ -35,6 +36,23 @@ function operationChanges(
     return STRICTNESS[now] > STRICTNESS[level]
       ? [`${type}: operation ${operation} now needs ${now} access (was ${level})`]
       : [];
+  });
+}
+
+// A header an operation honoured or sent that it no longer does (a removed operation is
+// reported alone); snapshots from before headers were described have none to lose.
+function headerChanges(type: string, before: ResourceContract, after: ResourceContract): string[] {
+  return Object.entries(before.headers ?? {}).flatMap(([operation, was]) => {
+    if (!after.operations[operation]) return [];
+    const now = after.headers?.[operation] ?? { request: [], response: [] };
+    return [
+      ...was.request
+        .filter((name) => !now.request.includes(name))
+        .map((name) => `${type}: operation ${operation} no longer honours ${name}`),
+      ...was.response
+        .filter((name) => !now.response.includes(name))
+        .map((name) => `${type}: operation ${operation} no longer sends ${name}`),
+    ];
   });
 }
 

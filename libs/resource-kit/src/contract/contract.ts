@@ -1,4 +1,5 @@
-import type { AccessLevel, ResourceDefinition } from '../metadata/definition';
+import { retryHeadersOf } from '../http/retry-headers';
+import type { AccessLevel, Operation, ResourceDefinition } from '../metadata/definition';
 import { isQueryable } from '../query/queryable-members';
 
 /** One attribute as clients depend on it. */
@@ -24,6 +25,8 @@ export interface ResourceContract {
   toOne: Record<string, string>;
   toMany: Record<string, string>;
   polymorphic: string[];
+  /** Per operation, the headers of SPEC 1.11 it honours (request) and sends (response). */
+  headers?: Record<string, { request: string[]; response: string[] }>;
 }
 
 /** The whole wire contract of a service, in a stable, diffable JSON form. */
@@ -53,10 +56,21 @@ export function describeContract(definitions: readonly ResourceDefinition[]): Co
             [...definition.toMany].map(([name, r]) => [name, target(r.target)]),
           ),
           polymorphic: definition.polymorphic.map((reference) => reference.name),
+          headers: describeHeaders(definition),
         },
       ]),
     ),
   };
+}
+
+function describeHeaders(definition: ResourceDefinition): ResourceContract['headers'] {
+  const operations = [...definition.operations].sort();
+  return Object.fromEntries(
+    operations.map((operation: Operation) => {
+      const { request, response } = retryHeadersOf(definition, operation);
+      return [operation, { request: [...request], response: [...response] }];
+    }),
+  );
 }
 
 function describeAttribute(attribute: ResourceDefinition['attributes'][number]): AttributeContract {
