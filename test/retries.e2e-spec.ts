@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
+import { IdempotencyStore } from '@app/resource-kit/idempotency/idempotency.store';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -187,6 +188,33 @@ describe('safe retries and concurrent edits', () => {
         .patch(`/products/${product.id}`, { stock: 2 })
         .set('Idempotency-Key', '')
         .expect(200);
+    });
+
+    it('forgets a key when it expires, and deletes expired keys', async () => {
+      const shortLived = await startTestApp({ IDEMPOTENCY_KEY_TTL_SECONDS: '1' });
+      const keys = () =>
+        shortLived.app.get(DataSource).query<unknown[]>('SELECT key FROM idempotency_keys');
+      try {
+        const key = newKey();
+        const post = (price_cents: number) =>
+          request(shortLived.http)
+            .post('/products')
+            .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+            .set('Idempotency-Key', key)
+            .send({ data: { name: `Short ${key}`, price_cents, stock: 1 } });
+        await post(100).expect(201);
+        await post(200).expect(422);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const again = await post(200).expect(201);
+        expect(again.headers['idempotent-replayed']).toBeUndefined();
+        expect(await productsNamed(`Short ${key}`, shortLived.http)).toHaveLength(2);
+        expect(await keys()).toHaveLength(1);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await shortLived.app.get(IdempotencyStore).sweep();
+        expect(await keys()).toEqual([]);
+      } finally {
+        await shortLived.close();
+      }
     });
 
     it('lets six concurrent duplicates create one row', async () => {
