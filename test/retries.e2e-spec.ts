@@ -271,7 +271,9 @@ describe('safe retries and concurrent edits', () => {
       const updated = await admin().patch(path, { stock: 5 }).set('If-Match', stale).expect(200);
       for (const call of [admin().patch(path, { stock: 6 }), admin().delete(path)]) {
         const { body } = await call.set('If-Match', stale).expect(412);
-        expect(body.error[0]).toContain('If-Match does not match the current ETag');
+        expect(body.error).toEqual([
+          `If-Match does not name the current ETag of products ${product.id} (${updated.headers.etag}); read it again`,
+        ]);
       }
       expect(await stockOf(product.id)).toBe(5);
       await admin().delete(path).set('If-Match', updated.headers.etag).expect(200);

@@ -9,13 +9,13 @@ import { entityTag, ifMatchAllows } from './entity-tag';
  */
 export function assertIfMatch(
   definition: ResourceDefinition,
-  entity: object,
+  entity: { id: string },
   ifMatch: string | undefined,
 ): void {
   if (ifMatch === undefined) return;
   const current = entityTag(serializeResource(definition, entity, { created: false }));
   if (ifMatchAllows(ifMatch, current)) return;
   throw new KitError('precondition_failed', [
-    `If-Match does not match the current ETag of this ${definition.type} (${current}); read it again`,
+    `If-Match does not name the current ETag of ${definition.type} ${entity.id} (${current}); read it again`,
   ]);
 }
