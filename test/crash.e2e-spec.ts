@@ -10,7 +10,7 @@ const onPostgres = process.env.TEST_DATABASE === 'postgres';
 type Row = Record<string, unknown> & { id: string };
 const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
 
-(onPostgres ? describe : describe.skip)('a service killed after a checkout commits', () => {
+(onPostgres ? describe : describe.skip)('idempotency keys across service processes', () => {
   let database: TestDatabase;
   const env = () => ({
     NODE_ENV: 'test',
@@ -24,6 +24,8 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
     database = await createTestDatabase();
   });
   afterAll(() => database.drop());
+
+  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
   async function start(extra: Record<string, string> = {}) {
     const process = startService({ ...env(), LOG_LEVEL: 'info', ...extra });
@@ -46,7 +48,6 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
       NODE_OPTIONS: `--import ${PAUSE_AFTER_COMMIT}`,
       PAUSE_AFTER_COMMIT_OF: 'orders',
     });
-    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
     const product = await first.call(
       'POST',
       '/products',
@@ -92,6 +93,31 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
       const stock = await second.call('GET', `/products/${product.body.data.id}`);
       expect(stock.body.data.stock).toBe(3);
     } finally {
+      second.process.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('answers 409 on another instance while the first request holds the key', async () => {
+    // The first request claims its key, then hangs: it is "still running".
+    const first = await start({
+      NODE_OPTIONS: `--import ${PAUSE_AFTER_COMMIT}`,
+      PAUSE_AFTER_COMMIT_OF: 'idempotency_keys',
+    });
+    const second = await start();
+    try {
+      const product = { name: 'Held', price_cents: 1, stock: 1 };
+      const held = { ...admin, 'Idempotency-Key': 'held-by-the-first' };
+      void first.call('POST', '/products', product, held).catch(String);
+      await waitFor(first.output, /paused after COMMIT/);
+      const meanwhile = await second.call('POST', '/products', product, held);
+      expect(meanwhile.status).toBe(409);
+      expect(meanwhile.body).toEqual({
+        error: ['a request with this Idempotency-Key is still being processed; retry later'],
+      });
+      const named = await second.call<Row[]>('GET', '/products?filter[name]=Held');
+      expect(named.body.data).toEqual([]);
+    } finally {
+      first.process.kill('SIGKILL');
       second.process.kill('SIGKILL');
     }
   }, 30_000);
