@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { DatabaseConfig } from '../../apps/api/src/config/app-config';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A database of its own for one spec file, and the way to throw it away afterwards. */
 export interface TestDatabase {
-  config: DatabaseConfig;
   /** The environment variables that select this database, for specs that start the service as a process. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -31,7 +29,6 @@ function createSqliteFile(): TestDatabase {
   const folder = mkdtempSync(join(tmpdir(), 'api-e2e-'));
   const path = join(folder, 'api.sqlite');
   return {
-    config: { type: 'sqlite', path },
     env: { SQLITE_PATH: path },
     drop: () => {
       rmSync(folder, { recursive: true, force: true });
@@ -44,7 +41,6 @@ async function createPostgresSchema(): Promise<TestDatabase> {
   const schema = `e2e_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
   return {
-    config: { type: 'postgres', url: TEST_DATABASE_URL, schema },
     env: { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema },
     drop: () => withClient((client) => client.query(`DROP SCHEMA "${schema}" CASCADE`)),
   };

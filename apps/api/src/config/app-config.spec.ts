@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       basePath: '/',
       logLevel: 'info',
       database: { type: 'sqlite', path: './data/api.sqlite' },
+      requestTimeoutMs: 10_000,
+      shutdownGraceMs: 10_000,
       staticTokens: [],
       http: { trustProxy: false, corsOrigins: [], hstsMaxAge: 0 },
       loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 20, windowSeconds: 900 },
@@ -45,7 +47,37 @@ describe('loadConfig', () => {
       type: 'postgres',
       url: 'postgres://u@db:5432/shop',
       schema: 'shop',
+      statementTimeoutMs: 5_000,
     });
+  });
+
+  it('reads the time limits', () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: 'postgres://u@db:5432/shop',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '3000',
+      SHUTDOWN_GRACE_MS: '0',
+    });
+    expect(config).toMatchObject({
+      database: { statementTimeoutMs: 2_000 },
+      requestTimeoutMs: 3_000,
+      shutdownGraceMs: 0,
+    });
+  });
+
+  it('refuses time limits that are not whole milliseconds in range', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'test',
+      DATABASE_STATEMENT_TIMEOUT_MS: '50',
+      REQUEST_TIMEOUT_MS: '1.5',
+      SHUTDOWN_GRACE_MS: 'ten',
+    });
+    expect(problems).toEqual([
+      'DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000',
+      'REQUEST_TIMEOUT_MS must be an integer from 100 to 600000',
+      'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000',
+    ]);
   });
 
   it('refuses production without JWT_SECRET, with a clear message', () => {

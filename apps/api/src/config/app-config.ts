@@ -21,7 +21,8 @@ export interface LoginThrottleConfig {
 }
 
 export type DatabaseConfig =
-  { type: 'postgres'; url: string; schema?: string } | { type: 'sqlite'; path: string };
+  | { type: 'postgres'; url: string; schema?: string; statementTimeoutMs: number }
+  | { type: 'sqlite'; path: string };
 
 /** The service's validated configuration; built once at start from the environment. */
 export interface AppConfig {
@@ -30,6 +31,10 @@ export interface AppConfig {
   basePath: string;
   logLevel: Environment['LOG_LEVEL'];
   database: DatabaseConfig;
+  /** Longest a request may run before it is answered 503. */
+  requestTimeoutMs: number;
+  /** After SIGTERM or SIGINT, how long requests in flight may take before they are cut. */
+  shutdownGraceMs: number;
   /** Secret the kit derives its own keys from (cursors): JWT_SECRET, or generated. */
   jwtSecret: string;
   jwt: JwtOptions;
@@ -65,6 +70,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     basePath: env.API_BASE_PATH,
     logLevel: env.LOG_LEVEL,
     database: databaseConfig(env),
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     // Outside production a missing secret is generated: tokens then last one process lifetime.
     jwtSecret,
     jwt,
@@ -134,7 +141,12 @@ function httpEdgeConfig(env: Environment): HttpEdgeConfig {
 
 function databaseConfig(env: Environment): DatabaseConfig {
   if (env.DATABASE_URL) {
-    return { type: 'postgres', url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA };
+    return {
+      type: 'postgres',
+      url: env.DATABASE_URL,
+      schema: env.DATABASE_SCHEMA,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    };
   }
   return { type: 'sqlite', path: env.SQLITE_PATH };
 }

@@ -119,6 +119,15 @@ export class Environment {
 
   @IsIntegerFrom(1, 24 * 3600)
   LOGIN_THROTTLE_WINDOW_SECONDS = 15 * 60;
+
+  @IsIntegerFrom(100, 10 * 60_000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
+
+  @IsIntegerFrom(100, 10 * 60_000)
+  REQUEST_TIMEOUT_MS = 10_000;
+
+  @IsIntegerFrom(0, 10 * 60_000)
+  SHUTDOWN_GRACE_MS = 10_000;
 }
 
 // One message for every way an integer variable can be wrong ("abc" included).

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 
-// Bounded waits, so that a database outage becomes a quick error (503), never a hung request.
+// Bounded waits, so that a database outage becomes a quick error (503), never a hung request
+// (the statement timeout, which also bounds lock waits, is configuration).
 const CONNECT_TIMEOUT_MS = 5_000;
-const STATEMENT_TIMEOUT_MS = 15_000;
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
@@ -28,7 +28,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       extra: {
         max: 10,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        statement_timeout: STATEMENT_TIMEOUT_MS,
+        statement_timeout: database.statementTimeoutMs,
         options: sessionOptions(database.schema),
       },
     };
