@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DatabaseConfig, loadConfig } from '../../apps/api/src/config/app-config';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A database of its own for one spec file, and the way to throw it away afterwards. */
 export interface TestDatabase {
+  config: DatabaseConfig;
   /** The environment variables that select this database, for specs that start the service as a process. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -28,8 +30,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 function createSqliteFile(): TestDatabase {
   const folder = mkdtempSync(join(tmpdir(), 'api-e2e-'));
   const path = join(folder, 'api.sqlite');
+  const env = { SQLITE_PATH: path };
   return {
-    env: { SQLITE_PATH: path },
+    config: databaseOf(env),
+    env,
     drop: () => {
       rmSync(folder, { recursive: true, force: true });
       return Promise.resolve();
@@ -40,10 +44,17 @@ function createSqliteFile(): TestDatabase {
 async function createPostgresSchema(): Promise<TestDatabase> {
   const schema = `e2e_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
   return {
-    env: { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema },
+    config: databaseOf(env),
+    env,
     drop: () => withClient((client) => client.query(`DROP SCHEMA "${schema}" CASCADE`)),
   };
+}
+
+// The service's own reading of these variables, defaults included.
+function databaseOf(env: Record<string, string>): DatabaseConfig {
+  return loadConfig({ NODE_ENV: 'test', ...env }).database;
 }
 
 /** Runs `work` on a client of the test server, outside any service's pool. */
