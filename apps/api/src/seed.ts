@@ -5,12 +5,19 @@ process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { loadConfig } from './config/app-config';
+import { loadConfig, randomSecret } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
+import { exitWithOneLine } from './lifecycle/exit';
 
 async function seed(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(loadConfig()), {
-    logger: ['error'],
+  // The seed signs no tokens, so it does not ask for the production JWT_SECRET.
+  const config = loadConfig({
+    ...process.env,
+    JWT_SECRET: process.env.JWT_SECRET || randomSecret(),
+  });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+    logger: false,
+    abortOnError: false,
   });
   const created = await seedDemoCatalog(app);
   process.stdout.write(
@@ -21,4 +28,4 @@ async function seed(): Promise<void> {
   await app.close();
 }
 
-void seed();
+seed().catch((error: unknown) => exitWithOneLine('Seed failed', error));

@@ -160,6 +160,6 @@ function developmentAdmin(token: string): StaticToken {
   });
 }
 
-function randomSecret(): string {
+export function randomSecret(): string {
   return randomBytes(32).toString('base64url');
 }
