@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { collect, startService, waitFor } from './support/service-process';
+import { startService, waitFor } from './support/service-process';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -28,9 +28,9 @@ const PAUSE_AFTER_COMMIT = join(__dirname, 'support', 'pause-after-commit.mjs');
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
 
   async function start(extra: Record<string, string> = {}) {
-    const process = startService({ ...env(), LOG_LEVEL: 'info', ...extra });
-    const output = collect(process.stdout);
-    const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
+    const service = startService({ ...env(), LOG_LEVEL: 'info', ...extra });
+    const { child: process, output } = service;
+    const port = await service.listening();
     const call = async <T = Row>(method: string, path: string, data?: object, headers = {}) => {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         method,

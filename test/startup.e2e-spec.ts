@@ -1,7 +1,37 @@
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
-import { collect, startService, waitFor } from './support/service-process';
+import { delimiter, join } from 'node:path';
+import { startService, SERVICE_MAIN, waitFor } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+
+const SEED = join(SERVICE_MAIN, '..', 'seed.js');
+// Each test starts a process or two; on a busy machine a start takes seconds.
+jest.setTimeout(30_000);
+
+// A node binary other than the bundled one, on a version the service does not support.
+function unsupportedNode(): string | undefined {
+  const candidates = [
+    ...(process.env.PATH ?? '').split(delimiter).map((folder) => join(folder, 'node')),
+    '/usr/bin/node',
+    '/usr/local/bin/node',
+  ];
+  const bundled = realpathSync(process.execPath);
+  return candidates.find((path) => {
+    if (!existsSync(path) || realpathSync(path) === bundled) return false;
+    const [major, minor] = execFileSync(path, ['-p', 'process.versions.node'])
+      .toString()
+      .split('.')
+      .map(Number);
+    return major < 24 || (major === 24 && minor < 9);
+  });
+}
+
+const otherNode = unsupportedNode();
+if (!otherNode) {
+  console.warn('SKIPPED: no node binary older than 24.9 besides the bundled one on this machine');
+}
+const withOtherNode = otherNode ? it : it.skip;
 
 describe('service process', () => {
   let database: TestDatabase;
@@ -11,63 +41,126 @@ describe('service process', () => {
   });
   afterAll(() => database.drop());
 
-  it('starts in development, prints its URL and an admin token, and stops on SIGTERM', async () => {
+  it('starts in development, prints its URL and an admin token as plain lines, and exits 0 on SIGTERM', async () => {
     const service = startService({ NODE_ENV: 'development', ...database.env });
-    const output = collect(service.stdout);
     try {
-      const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
-      await waitFor(output, /development admin token for this run: [\w-]{43}/);
+      const port = await service.listening();
+      await waitFor(service.output, /development admin token for this run: [\w-]{43}/);
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ data: { status: 'ok' } });
-      // Development loads the demo catalogue.
-      expect(output()).toContain('Loaded 5 demo products');
+      // Plain lines for the person at the terminal, after Nest's start-up chatter (at debug).
+      expect(service.output()).toMatch(
+        /^Listening on http:\/\/localhost:\d+\/ \(\w+, development\)$/m,
+      );
+      expect(service.output()).toMatch(/^Loaded 5 demo products$/m);
+      expect(service.output()).not.toMatch(/InstanceLoader|RoutesResolver|RouterExplorer/);
       const products = (await (await fetch(`http://127.0.0.1:${port}/products`)).json()) as {
         data: unknown[];
       };
       expect(products.data).toHaveLength(5);
     } finally {
-      service.kill('SIGTERM');
+      service.child.kill('SIGTERM');
     }
-    // Nest closes the server and the database, then re-raises the signal to exit.
-    const [code, signal] = (await once(service, 'exit')) as [number | null, string | null];
-    expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(await service.exit()).toEqual({ code: 0, signal: null });
   });
 
-  it('on SIGTERM, finishes the request in flight before it exits', async () => {
+  it('on SIGTERM, finishes the request in flight, then closes and exits 0', async () => {
     const service = startService({ NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), ...database.env });
-    const output = collect(service.stdout);
     try {
-      const [, port] = await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//);
+      const port = await service.listening();
+      // Outside development the start-up line is a JSON log line like any other.
+      const line = service
+        .output()
+        .split('\n')
+        .find((text) => text.includes('Listening on'));
+      expect(JSON.parse(line!)).toMatchObject({
+        level: 30,
+        msg: expect.stringMatching(/^Listening on/),
+      });
       const body = JSON.stringify({
         data: { email: 'late@example.com', name: 'Late', password: 'long enough' },
       });
-      const socket = connect(Number(port), '127.0.0.1');
+      const socket = connect(port, '127.0.0.1');
       let answer = '';
       socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
       const head = `POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
       socket.write(head + body.slice(0, 10));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      service.kill('SIGTERM');
+      service.child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 300));
       socket.write(body.slice(10));
       await waitFor(() => answer, /^HTTP\/1\.1 \d{3} /);
       expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+      // Its connection is not kept for another request.
+      expect(answer).toMatch(/\r\nConnection: close\r\n/i);
       socket.end();
-      // Then the service finishes closing (server, database) and exits by the signal.
-      const [code, signal] = (await once(service, 'exit')) as [number | null, string | null];
-      expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(await service.exit()).toEqual({ code: 0, signal: null });
+      expect(service.output()).toContain('SIGTERM: draining requests in flight');
+      expect(service.output()).toContain('"msg":"Stopped"');
     } finally {
-      service.kill('SIGKILL');
+      service.child.kill('SIGKILL');
     }
-  }, 15_000);
+  });
 
-  it('refuses to start in production without JWT_SECRET', async () => {
+  it('npm start passes SIGTERM on to the service, which drains and exits 0', async () => {
+    // --ignore-scripts skips prestart (the build, done by pretest already), not start itself.
+    const service = startService(
+      {
+        NODE_ENV: 'test',
+        JWT_SECRET: 'x'.repeat(32),
+        HOME: process.env.HOME ?? '',
+        ...database.env,
+      },
+      ['npm', 'start', '--ignore-scripts'],
+    );
+    try {
+      const port = await service.listening();
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect(await service.exit()).toEqual({ code: 0, signal: null });
+      expect(service.output()).toContain('"msg":"Stopped"');
+      // The service is gone with npm, not left running on its own.
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      service.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start in production without JWT_SECRET, in one line', async () => {
     const service = startService({ NODE_ENV: 'production', ...database.env });
-    const errors = collect(service.stderr);
-    const [code] = (await once(service, 'exit')) as [number | null];
-    expect(code).toBe(1);
-    expect(errors()).toContain('Refusing to start. Invalid configuration:');
-    expect(errors()).toContain('JWT_SECRET is required when NODE_ENV=production');
+    expect(await service.exit()).toEqual({ code: 1, signal: null });
+    expect(service.errors()).toBe(
+      'Refusing to start: invalid configuration: JWT_SECRET is required when NODE_ENV=production\n',
+    );
+  });
+
+  withOtherNode('refuses to start on an unsupported Node, saying which one it needs', async () => {
+    const service = startService({ NODE_ENV: 'test', ...database.env }, [otherNode!, SERVICE_MAIN]);
+    expect(await service.exit()).toEqual({ code: 1, signal: null });
+    expect(service.errors()).toContain('the service needs Node.js 24.9 or newer');
+    expect(service.errors()).toContain(`(${otherNode})`);
+    expect(service.errors()).toContain('`npm start`, or `node_modules/.bin/node .`');
+  });
+
+  it('seeds in production without JWT_SECRET', async () => {
+    const seed = startService({ NODE_ENV: 'production', ...database.env }, [
+      process.execPath,
+      SEED,
+    ]);
+    expect(await seed.exit()).toEqual({ code: 0, signal: null });
+    expect(seed.output()).toMatch(
+      /^(Loaded 5 demo products|Products exist already; nothing loaded)\.\n$/,
+    );
+    expect(seed.errors()).toBe('');
+  });
+
+  it('a failing seed says why in one line and exits 1', async () => {
+    const seed = startService(
+      { NODE_ENV: 'production', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      [process.execPath, SEED],
+    );
+    expect(await seed.exit()).toEqual({ code: 1, signal: null });
+    expect(seed.errors()).toMatch(/^Seed failed: .*ECONNREFUSED.*\n$/);
   });
 });

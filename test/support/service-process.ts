@@ -1,24 +1,54 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import packageJson from '../../package.json';
 
-// Runs the built service (dist/, made by `npm test`'s pretest build) as `npm start` does:
+// The built service (dist/, made by `npm test`'s pretest build), as production runs it:
 // `node .`, that is package.json's "main".
-const MAIN = join(__dirname, '..', '..', packageJson.main);
+export const SERVICE_MAIN = join(__dirname, '..', '..', packageJson.main);
 
-export function startService(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [MAIN], {
+/** A service process and what it has written so far. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  output: () => string;
+  errors: () => string;
+  /** Resolves to the port once the service says it listens. */
+  listening: () => Promise<number>;
+  exit: () => Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** Starts `node <main>` (or another command) with only PATH from the test's environment. */
+export function startService(
+  env: Record<string, string>,
+  command: readonly string[] = [process.execPath, SERVICE_MAIN],
+): ServiceProcess {
+  const child = spawn(command[0], command.slice(1), {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = collect(child.stdout);
+  const errors = collect(child.stderr);
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as string | null,
+  }));
+  return {
+    child,
+    output,
+    errors,
+    listening: async () =>
+      Number((await waitFor(output, /Listening on http:\/\/localhost:(\d+)\//))[1]),
+    exit: () => exited,
+  };
 }
 
-export function collect(stream: NodeJS.ReadableStream | null): () => string {
+function collect(stream: NodeJS.ReadableStream | null): () => string {
   let text = '';
   stream?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   return () => text;
 }
 
+/** Polls `read()` until it matches `pattern`. */
 export async function waitFor(
   read: () => string,
   pattern: RegExp,

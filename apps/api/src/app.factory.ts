@@ -23,6 +23,8 @@ export async function createApp(
     bufferLogs: true,
     // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).
     bodyParser: false,
+    // A failed start rejects (main.ts says why in one line) instead of exiting from inside Nest.
+    abortOnError: false,
   });
   app.useLogger(new NestPinoLogger(logger));
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
@@ -38,6 +40,5 @@ export async function createApp(
   if (config.basePath !== '/') {
     app.setGlobalPrefix(config.basePath, { exclude: [...OPERATIONS_PATHS, 'metrics'] });
   }
-  app.enableShutdownHooks();
   return app;
 }

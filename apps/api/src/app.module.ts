@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
 import { MetricsModule } from './metrics/metrics.module';
+import { RequestTimeoutInterceptor } from './lifecycle/request-timeout.interceptor';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
 import { EventsModule } from './modules/events/events.module';
@@ -46,7 +48,10 @@ export class AppModule {
         EventsModule,
         MetricsModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
+      ],
       exports: [APP_CONFIG],
     };
   }

@@ -1,42 +1,67 @@
+// First, before any native module loads: refuse an unsupported Node with a clear message.
+import './lifecycle/require-supported-node';
 // Times are stored as UTC in zone-less columns on both engines; the process must agree.
 process.env.TZ = 'UTC';
 
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.factory';
-import { ConfigurationError } from './config/environment';
 import { AppConfig, loadConfig } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
+import { exitWithOneLine } from './lifecycle/exit';
+import { HttpDrain } from './lifecycle/http-drain';
+
+// After the HTTP drain: how long closing the database and Redis may take.
+const CLOSE_MS = 2_000;
 
 async function main(): Promise<void> {
-  const config = loadOrExit();
+  const config = loadConfig(process.env);
   const app = await createApp(config);
+  const drain = new HttpDrain(app.getHttpServer() as Server);
+  app.use(drain.admit);
   await app.init();
   // Development starts with something to browse.
   const seeded = config.nodeEnv === 'development' ? await seedDemoCatalog(app) : 0;
   await app.listen(config.port);
+  stopOnSignals(app, drain, config.shutdownGraceMs);
+  announce(app, config, seeded);
+}
+
+// Development prints plain lines for the person at the terminal; elsewhere one JSON log line.
+function announce(app: INestApplication, config: AppConfig, seeded: number): void {
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
-  const url = `http://localhost:${port}${config.basePath}`;
-  const logger = new Logger('Bootstrap');
-  logger.log(`Listening on ${url} (${config.database.type}, ${config.nodeEnv})`);
-  if (seeded > 0) logger.log(`Loaded ${seeded} demo products`);
+  const listening = `Listening on http://localhost:${port}${config.basePath} (${config.database.type}, ${config.nodeEnv})`;
+  if (config.nodeEnv !== 'development') return new Logger('Bootstrap').log(listening);
+  const lines = [listening];
+  if (seeded > 0) lines.push(`Loaded ${seeded} demo products`);
   if (config.generatedAdminToken) {
-    logger.log(
+    lines.push(
       `STATIC_TOKENS is unset: development admin token for this run: ${config.generatedAdminToken}`,
     );
   }
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function loadOrExit(): AppConfig {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    process.stderr.write(`Refusing to start. ${error.message}\n`);
-    process.exit(1);
+// SIGTERM or SIGINT: drain HTTP within the grace period, close the database, exit 0.
+// A second signal ends the process at once (no handler is left).
+function stopOnSignals(app: INestApplication, drain: HttpDrain, graceMs: number): void {
+  const logger = new Logger('Shutdown');
+  const stop = async (signal: NodeJS.Signals) => {
+    logger.log(`${signal}: draining requests in flight (grace period ${graceMs} ms)`);
+    const cut = await drain.drain(graceMs);
+    if (cut > 0)
+      logger.warn(`${cut} request(s) still running after the grace period: answered 503`);
+    const closed = await Promise.race([app.close().then(() => true), sleep(CLOSE_MS, false)]);
+    if (!closed) logger.warn(`the database did not close within ${CLOSE_MS} ms; exiting anyway`);
+    logger.log('Stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void stop(signal));
   }
 }
 
-void main();
+main().catch((error: unknown) => exitWithOneLine('Refusing to start', error));

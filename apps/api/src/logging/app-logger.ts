@@ -22,12 +22,26 @@ export function createLogger(
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** Nest's logger on pino: `context` names the source; object messages become fields. */
+// Nest's start-up chatter (modules loaded, routes mapped, "started"): detail for debugging.
+const FRAMEWORK_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
+ * Nest's logger on pino: `context` names the source; object messages become fields. Nest's
+ * own start-up lines are logged at `debug`.
+ */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    const context = rest.at(-1);
+    const chatter = typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context);
+    this.write(chatter ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {

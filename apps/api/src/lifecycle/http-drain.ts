@@ -1,0 +1,71 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+// How long the 503 answers of requests cut at the end of the grace period get to leave.
+const FLUSH_MS = 500;
+
+/**
+ * Stops the HTTP side of the service without dropping what clients sent: requests in flight
+ * finish and then close their connection, idle keep-alive connections close, requests that
+ * arrive meanwhile get 503, and whatever still runs when the grace period ends is answered
+ * 503 rather than reset.
+ */
+export class HttpDrain {
+  private readonly inFlight = new Set<Response>();
+  private draining = false;
+  private onIdle?: () => void;
+
+  constructor(private readonly server: Server) {}
+
+  /** Express middleware, first in the chain: counts each request in, or refuses it while draining. */
+  readonly admit = (_request: Request, response: Response, next: NextFunction): void => {
+    if (this.draining) return answerUnavailable(response, 'the service is shutting down');
+    this.inFlight.add(response);
+    response.once('close', () => {
+      this.inFlight.delete(response);
+      if (this.inFlight.size === 0) this.onIdle?.();
+    });
+    next();
+  };
+
+  /** Drains within `graceMs`; resolves to the number of requests that had to be cut. */
+  async drain(graceMs: number): Promise<number> {
+    this.draining = true;
+    for (const response of this.inFlight) {
+      if (!response.headersSent) response.set('Connection', 'close');
+    }
+    // Requests already waiting in socket buffers are read (and refused) before the idle
+    // connections they arrived on are closed, so their clients get an answer, not a reset.
+    await nextTurn();
+    // Stops accepting connections and closes the idle ones.
+    this.server.close();
+    if (await this.settled(graceMs)) return 0;
+    const cut = [...this.inFlight];
+    for (const response of cut)
+      answerUnavailable(response, 'the request was cut short by a restart');
+    await this.settled(FLUSH_MS);
+    this.server.closeAllConnections();
+    return cut.length;
+  }
+
+  private settled(withinMs: number): Promise<boolean> {
+    if (this.inFlight.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), withinMs);
+      this.onIdle = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+}
+
+// 503 in the error envelope; the client may retry at once, on this service's next instance.
+function answerUnavailable(response: Response, reason: string): void {
+  if (response.headersSent) return void response.destroy();
+  response
+    .status(503)
+    .set({ 'Retry-After': '1', Connection: 'close' })
+    .json({ error: [`${reason}; try again`] });
+}
