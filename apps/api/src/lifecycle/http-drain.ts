@@ -1,7 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 
+// How long the service keeps its port open, answering 503, before it stops accepting: a
+// client whose connection or request was already on its way (a TCP handshake retried after
+// a lost SYN takes a second) gets an answer instead of a reset.
+const LINGER_MS = 1_000;
 // How long the 503 answers of requests cut at the end of the grace period get to leave.
 const FLUSH_MS = 500;
 
@@ -35,12 +39,11 @@ export class HttpDrain {
     for (const response of this.inFlight) {
       if (!response.headersSent) response.set('Connection', 'close');
     }
-    // Requests already waiting in socket buffers are read (and refused) before the idle
-    // connections they arrived on are closed, so their clients get an answer, not a reset.
-    await nextTurn();
+    const deadline = Date.now() + graceMs;
+    await sleep(Math.min(LINGER_MS, graceMs));
     // Stops accepting connections and closes the idle ones.
     this.server.close();
-    if (await this.settled(graceMs)) return 0;
+    if (await this.settled(deadline - Date.now())) return 0;
     const cut = [...this.inFlight];
     for (const response of cut)
       answerUnavailable(response, 'the request was cut short by a restart');
