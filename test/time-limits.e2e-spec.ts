@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp } from './support/test-app';
 import { TEST_DATABASE_URL } from './support/test-database';
 
 // A row lock this spec holds in PostgreSQL makes a PATCH of that row wait.
