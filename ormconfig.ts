@@ -3,13 +3,14 @@ process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { loadConfig } from './apps/api/src/config/app-config';
+import { loadConfigWithoutSecret } from './apps/api/src/config/app-config';
 import { dataSourceOptions } from './apps/api/src/database/data-source.options';
 
 // The data source of the TypeORM CLI (npm run migration:*), configured from the same
-// environment as the service. It runs from the build output (dist/ormconfig.js).
+// environment as the service (JWT_SECRET aside: migrations sign nothing). It runs from the
+// build output (dist/ormconfig.js).
 export default new DataSource({
-  ...dataSourceOptions(loadConfig().database),
+  ...dataSourceOptions(loadConfigWithoutSecret().database),
   // The service's resources and the kit's own table (idempotency keys).
   entities: [join(__dirname, '{apps/api,libs/resource-kit}/src/**/*.entity.js')],
 });

@@ -5,16 +5,13 @@ process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { loadConfig, randomSecret } from './config/app-config';
+import { loadConfigWithoutSecret } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
 import { exitWithOneLine } from './lifecycle/exit';
 
 async function seed(): Promise<void> {
   // The seed signs no tokens, so it does not ask for the production JWT_SECRET.
-  const config = loadConfig({
-    ...process.env,
-    JWT_SECRET: process.env.JWT_SECRET || randomSecret(),
-  });
+  const config = loadConfigWithoutSecret();
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     logger: false,
     abortOnError: false,

@@ -1,4 +1,4 @@
-import { loadConfig } from './app-config';
+import { loadConfig, loadConfigWithoutSecret } from './app-config';
 import { ConfigurationError } from './environment';
 
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -91,6 +91,14 @@ describe('loadConfig', () => {
     expect(config.jwtSecret).toBe('x'.repeat(32));
     expect(config.staticTokens).toEqual([]);
     expect(config.generatedAdminToken).toBeUndefined();
+  });
+
+  it('lets commands that sign no tokens run in production without JWT_SECRET', () => {
+    const config = loadConfigWithoutSecret({ NODE_ENV: 'production', JWT_SECRET: ' ' });
+    expect(config.jwtSecret).toMatch(/^[\w-]{43}$/);
+    expect(
+      loadConfigWithoutSecret({ NODE_ENV: 'production', JWT_SECRET: 'y'.repeat(32) }).jwtSecret,
+    ).toBe('y'.repeat(32));
   });
 
   it('reports every bad value at once', () => {

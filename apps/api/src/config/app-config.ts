@@ -89,6 +89,13 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   });
 }
 
+/** For commands that sign no tokens (seed, migrations): JWT_SECRET is generated when unset. */
+export function loadConfigWithoutSecret(
+  raw: Record<string, string | undefined> = process.env,
+): AppConfig {
+  return loadConfig({ ...raw, JWT_SECRET: raw.JWT_SECRET?.trim() || randomSecret() });
+}
+
 function jwtOptions(env: Environment, secret: string): JwtOptions {
   const claims = {
     issuer: env.JWT_ISSUER,
@@ -160,6 +167,6 @@ function developmentAdmin(token: string): StaticToken {
   });
 }
 
-export function randomSecret(): string {
+function randomSecret(): string {
   return randomBytes(32).toString('base64url');
 }
