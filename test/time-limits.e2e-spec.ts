@@ -7,6 +7,7 @@ import { TEST_DATABASE_URL } from './support/test-database';
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
 
 onPostgres('time limits', () => {
+  jest.setTimeout(30_000);
   let locker: Client;
 
   beforeAll(async () => {
@@ -15,16 +16,21 @@ onPostgres('time limits', () => {
   });
   afterAll(() => locker.end());
 
-  // Starts the service with these limits and a product whose row this spec locks.
-  async function serviceWithLockedProduct(env: Record<string, string>) {
-    const service = await startTestApp(env);
-    const admin = new ShopClient(service.http).as(ADMIN_TOKEN);
-    const created = await admin.post('/products', { name: 'Kettle', price_cents: 100, stock: 1 });
+  // A product made by a service with the default limits (which also applies the migrations),
+  // its row locked by this spec, and a second service on the same database with `limits`.
+  async function serviceWithLockedProduct(limits: Record<string, string>) {
+    const setup = await startTestApp();
+    const created = await new ShopClient(setup.http)
+      .as(ADMIN_TOKEN)
+      .post('/products', { name: 'Kettle', price_cents: 100, stock: 1 })
+      .expect(201);
     const id = (created.body as { data: { id: string } }).data.id;
-    const table = `"${service.database.env.DATABASE_SCHEMA}".products`;
+    const service = await startTestApp(limits, { database: setup.database });
+    const admin = new ShopClient(service.http).as(ADMIN_TOKEN);
+    const table = `"${setup.database.env.DATABASE_SCHEMA}".products`;
     await locker.query('BEGIN');
     await locker.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
-    // Locks the service's connections hold or wait for on the table (the spec's own excepted).
+    // Locks the services' connections hold or wait for on the table (the spec's own excepted).
     const serviceLocks = async () =>
       Number(
         (
@@ -33,13 +39,17 @@ onPostgres('time limits', () => {
           )
         ).rows[0].count,
       );
-    return { service, admin, id, serviceLocks };
+    const close = async () => {
+      await service.close();
+      await setup.close();
+    };
+    return { admin, id, serviceLocks, close };
   }
 
   afterEach(() => locker.query('ROLLBACK'));
 
   it('the statement timeout answers 503 quickly, changes nothing and frees the connection', async () => {
-    const { service, admin, id, serviceLocks } = await serviceWithLockedProduct({
+    const { admin, id, serviceLocks, close } = await serviceWithLockedProduct({
       DATABASE_STATEMENT_TIMEOUT_MS: '500',
     });
     try {
@@ -54,29 +64,34 @@ onPostgres('time limits', () => {
       await locker.query('ROLLBACK');
       expect((await admin.get(`/products/${id}`)).body.data.name).toBe('Kettle');
     } finally {
-      await service.close();
+      await close();
     }
   });
 
   it('the request time limit answers 503 first; the statement timeout then frees the connection', async () => {
-    const { service, admin, id, serviceLocks } = await serviceWithLockedProduct({
-      REQUEST_TIMEOUT_MS: '300',
-      DATABASE_STATEMENT_TIMEOUT_MS: '1500',
+    const { admin, id, serviceLocks, close } = await serviceWithLockedProduct({
+      REQUEST_TIMEOUT_MS: '500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '4000',
     });
     try {
       const started = Date.now();
       const response = await admin.patch(`/products/${id}`, { name: 'Renamed' });
-      expect(Date.now() - started).toBeLessThan(1_200);
+      // Well before the statement timeout.
+      expect(Date.now() - started).toBeLessThan(3_000);
       expect(response.status).toBe(503);
       expect(response.headers['retry-after']).toBe('5');
       expect(response.body).toEqual({ error: ['the request took too long; try again later'] });
       expect(await serviceLocks()).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Then the statement timeout rolls the waiting transaction back.
+      const deadline = Date.now() + 8_000;
+      while ((await serviceLocks()) > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
       expect(await serviceLocks()).toBe(0);
       await locker.query('ROLLBACK');
       expect((await admin.get(`/products/${id}`)).body.data.name).toBe('Kettle');
     } finally {
-      await service.close();
+      await close();
     }
   });
 });
