@@ -34,6 +34,8 @@ onPostgres('several instances', () => {
         NODE_ENV: 'production',
         JWT_SECRET: 'a-secret-both-instances-share-000000',
         REDIS_URL: 'redis://127.0.0.1:6379',
+        // The spec's X-Forwarded-For names the client, as a gateway on this host would.
+        TRUST_PROXY: 'loopback',
         ...database.env,
       });
       instances.push({ service, url: `http://127.0.0.1:${await service.listening()}` });
