@@ -17,14 +17,15 @@ const shared = {
 const e2e = (database) => ({
   ...shared,
   displayName: `e2e:${database}`,
-  // Real servers, real databases and scrypt: room for a busy machine.
-  testTimeout: 30_000,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/libs/**/test/**/*.e2e-spec.ts'],
   setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
 });
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A global option (projects cannot set it): the e2e specs run real servers, real databases
+  // and scrypt, which want room on a busy machine.
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     e2e('sqlite'),
