@@ -33,6 +33,7 @@ export class AppModule {
           auth: { jwt: config.jwt },
           basePath: config.basePath,
           idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+          validateOutput: config.outputValidation,
           title: 'Shop API',
           version: '1.0.0',
         }),

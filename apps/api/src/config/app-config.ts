@@ -29,6 +29,8 @@ export interface AppConfig {
   port: number;
   basePath: string;
   logLevel: Environment['LOG_LEVEL'];
+  /** Whether every response is checked against its declaration before it is sent. */
+  outputValidation: boolean;
   database: DatabaseConfig;
   /** Secret the kit derives its own keys from (cursors): JWT_SECRET, or generated. */
   jwtSecret: string;
@@ -64,6 +66,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     port: env.PORT,
     basePath: env.API_BASE_PATH,
     logLevel: env.LOG_LEVEL,
+    outputValidation: env.OUTPUT_VALIDATION === 'on',
     database: databaseConfig(env),
     // Outside production a missing secret is generated: tokens then last one process lifetime.
     jwtSecret,
