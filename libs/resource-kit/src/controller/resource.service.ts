@@ -2,10 +2,11 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { notFound } from '../errors/kit.error';
-import type { Operation, ResourceDefinition } from '../metadata/definition';
+import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
 import { Page, Selection, Within } from '../persistence/selection';
+import type { WriteBatch } from '../persistence/write.batch';
 import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import type { FilterCondition } from '../query/filter.parser';
@@ -13,7 +14,7 @@ import type { ResourceInput } from '../validation/input.parser';
 import { isStorableId, newRow, type ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
-import { writeRevision } from './history.writer';
+import { revisionOf } from './history.writer';
 import { assertTransition } from './transitions';
 import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
@@ -113,7 +114,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   }
 
   create(input: ResourceInput, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
+    return this.inTransaction(context, async (write, batch) => {
       const entity = Object.assign(
         new (this.definition.entity as new () => T)(),
         Object.fromEntries(input),
@@ -122,31 +123,31 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       );
       await this.beforeCreate(entity, write);
       await this.table.writes.insert(write.manager, entity);
-      await this.written(entity, 'created', write);
+      await this.written(entity, 'created', write, batch);
       await this.rememberAnswer(entity, write);
       return entity;
     });
   }
 
   update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
+    return this.inTransaction(context, async (write, batch) => {
       const entity = await this.readForWrite(id, write, 'update');
       assertTransition(this.definition, entity, input, write.caller?.role);
       Object.assign(entity, Object.fromEntries(input), { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
       await this.table.writes.update(write.manager, entity);
-      await this.written(entity, 'updated', write);
+      await this.written(entity, 'updated', write, batch);
       return entity;
     });
   }
 
   remove(id: string, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
+    return this.inTransaction(context, async (write, batch) => {
       const entity = await this.readForWrite(id, write, 'delete');
       await this.beforeDelete(entity, write);
       await this.table.writes.delete(write.manager, id);
       if (this.expiresWith()) await this.idempotency.forget(write.manager, id);
-      await this.written(entity, 'deleted', write);
+      await this.written(entity, 'deleted', write, batch);
       return entity;
     });
   }
@@ -234,12 +235,17 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   }
 
   // After every write: the resource's own hook, its history, then the service-wide listener.
-  private async written(entity: T, action: WriteAction, write: WriteContext): Promise<void> {
+  private async written(
+    entity: T,
+    action: WriteAction,
+    write: WriteContext,
+    batch: WriteBatch,
+  ): Promise<void> {
     await this.afterWrite(entity, action, write);
     const { history } = this.definition;
     if (history && action !== 'deleted') {
       const revisions = this.registry.serviceOf(history.target());
-      await writeRevision(revisions, history.owner, entity, write.manager);
+      batch.add(revisionOf(revisions, history.owner, entity));
     }
     await this.writeListener()?.onWrite({
       action,
@@ -249,11 +255,21 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     });
   }
 
+  // The write's revision and the listener's rows go in one batch, sent after its work.
   private inTransaction<R>(
     context: RequestContext,
-    work: (write: WriteContext) => Promise<R>,
+    work: (write: WriteContext, batch: WriteBatch) => Promise<R>,
   ): Promise<R> {
-    return this.transactions.run((manager) => work({ ...context, manager }));
+    return this.transactions.run(async (manager) => {
+      const batch = this.transactions.batch();
+      const record = (entity: EntityClass, row: object) =>
+        batch.add((offset) =>
+          this.registry.serviceOf(entity).table.writes.insertion(row as ResourceEntity, offset),
+        );
+      const result = await work({ ...context, manager, record }, batch);
+      await batch.flush(manager);
+      return result;
+    });
   }
 
   private writeListener(): WriteListener | undefined {

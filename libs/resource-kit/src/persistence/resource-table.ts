@@ -66,7 +66,7 @@ export class ResourceTable<T extends object = object> {
   ): Promise<T[]> {
     const compiled = this.compiled(shape);
     const bound = [...within, ...compiled.slots.map((slot) => values[slot])];
-    const { records } = await this.run(manager, compiled.sql, bound);
+    const { records } = await runStatement(manager, compiled.sql, bound);
     return (records as Row[]).map(this.mapRow);
   }
 
@@ -82,16 +82,6 @@ export class ResourceTable<T extends object = object> {
   }
 
   readonly quote = (name: string): string => this.dataSource.driver.escape(name);
-
-  /** Through the transaction's runner inside a write, else a pooled connection for this statement. */
-  async run(manager: EntityManager, sql: string, values: unknown[]): Promise<QueryResult> {
-    const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
-    try {
-      return await runner.query(sql, values, true);
-    } finally {
-      if (!manager.queryRunner) await runner.release();
-    }
-  }
 
   private compiled(shape: SelectShape): CompiledSelect {
     // A scope hook's subquery may differ per caller: compiled each time, not kept.
@@ -116,6 +106,20 @@ export class ResourceTable<T extends object = object> {
             hydrate: (value: unknown) => driver.prepareHydratedValue(value, column) as unknown,
           },
     );
+  }
+}
+
+/** Through the transaction's runner inside a write, else a pooled connection for this statement. */
+export async function runStatement(
+  manager: EntityManager,
+  sql: string,
+  values: readonly unknown[],
+): Promise<QueryResult> {
+  const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    return await runner.query(sql, [...values], true);
+  } finally {
+    if (!manager.queryRunner) await runner.release();
   }
 }
 
