@@ -160,7 +160,10 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
 
   /** This resource's table: its statements compiled once, on first use. */
   get table(): ResourceTable<T> {
-    this.compiledTable ??= new ResourceTable(this.dataSource, this.definition.entity as never);
+    this.compiledTable ??= new ResourceTable<T>(
+      this.dataSource,
+      this.definition.entity as EntityClass<T>,
+    );
     return this.compiledTable;
   }
 
