@@ -35,6 +35,7 @@ export class AppModule {
           auth: { jwt: config.jwt },
           basePath: config.basePath,
           idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+          validateOutput: config.outputValidation,
           title: 'Shop API',
           version: '1.0.0',
         }),

@@ -20,10 +20,8 @@ import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
-import { ExactPathGuard } from './http/exact-path.guard';
 import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
-import { OperationGuard } from './http/operation.guard';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { CursorCodec } from './query/cursor.codec';
@@ -46,7 +44,7 @@ export interface ResourceKitRootOptions extends ResourceKitOptions {
 
 /**
  * The kit's global machinery, registered once in the root module as APP_* providers so
- * that test apps behave exactly like production: body parsing, 405s, the envelope, errors.
+ * that test apps behave exactly like production: body parsing, 405s, access, errors.
  */
 /** The cursor codec of a service with this secret (its key is derived, never the secret). */
 export function cursorCodecFor(secret: string): CursorCodec {
@@ -89,10 +87,7 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         StaticTokenStrategy,
         JwtStrategy,
         TokenIssuer,
-        // Guards run in this order: 404 for a path not spelled as declared, 405 for a wrong
-        // verb, then 401/403.
-        { provide: APP_GUARD, useClass: ExactPathGuard },
-        { provide: APP_GUARD, useClass: OperationGuard },
+        // One guard: 404 for a path not spelled as declared, 405 for a wrong verb, then 401/403.
         { provide: APP_GUARD, useClass: AccessGuard },
         // Interceptors nest in this order: the ETag sees what the client gets (a replay too).
         { provide: APP_INTERCEPTOR, useClass: EntityTagInterceptor },

@@ -17,6 +17,12 @@ export interface ResourceKitOptions {
   basePath?: string;
   /** How long an Idempotency-Key and its stored answer are kept, in seconds (24 hours). */
   idempotencyKeyTtlSeconds?: number;
+  /**
+   * Check every response against its declared output shape before it is sent (default
+   * true). Turning it off saves that work per response; a response off its declaration
+   * then reaches the client instead of becoming a 500.
+   */
+  validateOutput?: boolean;
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
@@ -35,6 +41,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     pageSize: Object.freeze({ ...(options.pageSize ?? { default: 25, max: 100 }) }),
     basePath: options.basePath ?? '/',
     idempotencyKeyTtlSeconds: options.idempotencyKeyTtlSeconds ?? 24 * 3600,
+    validateOutput: options.validateOutput ?? true,
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',
   });

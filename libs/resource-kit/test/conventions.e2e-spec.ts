@@ -450,3 +450,23 @@ describe('resource-kit options', () => {
     expect(rejected.body.errors).toContain('data.weight_kg is not an attribute of widgets');
   });
 });
+
+describe('resource-kit options: validateOutput false', () => {
+  let fixture: FixtureApp;
+
+  beforeAll(async () => {
+    fixture = await startFixtureApp({ validateOutput: false });
+  });
+  afterAll(() => fixture.close());
+
+  it('sends responses unchecked, so an off-declaration one reaches the client', async () => {
+    const corrupt = await request(fixture.http)
+      .post('/widgets')
+      .send({ data: { name: 'corrupt', quantity: 1 } })
+      .expect(201);
+    const response = await request(fixture.http)
+      .get(`/widgets/${corrupt.body.data.id}`)
+      .expect(200);
+    expect(response.body.data).toMatchObject({ quantity: 'lots', released_on: '2024-13-45' });
+  });
+});

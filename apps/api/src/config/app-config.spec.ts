@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(config.metricsToken).toBeUndefined();
   });
 
+  it('checks output by default and turns the check off with OUTPUT_VALIDATION=off', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).outputValidation).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', OUTPUT_VALIDATION: 'off' }).outputValidation).toBe(false);
+    expect(problemsOf({ NODE_ENV: 'test', OUTPUT_VALIDATION: 'no' })).toEqual([
+      'OUTPUT_VALIDATION must be one of the following values: on, off',
+    ]);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ NODE_ENV: 'test', PORT: '', DATABASE_URL: ' ' })).toMatchObject({
       port: 3000,

@@ -30,6 +30,8 @@ export interface AppConfig {
   port: number;
   basePath: string;
   logLevel: Environment['LOG_LEVEL'];
+  /** Whether every response is checked against its declaration before it is sent. */
+  outputValidation: boolean;
   database: DatabaseConfig;
   /** Longest a request may run before it is answered 503. */
   requestTimeoutMs: number;
@@ -69,6 +71,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     port: env.PORT,
     basePath: env.API_BASE_PATH,
     logLevel: env.LOG_LEVEL,
+    outputValidation: env.OUTPUT_VALIDATION === 'on',
     database: databaseConfig(env),
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

@@ -21,6 +21,7 @@ import { IsOriginList, IsTrustProxy } from './http-edges.validators';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const SWITCH = ['on', 'off'] as const;
 
 /** The environment variables the service reads, with their rules. Documented in README.md. */
 export class Environment {
@@ -128,6 +129,9 @@ export class Environment {
 
   @IsIntegerFrom(0, 10 * 60_000)
   SHUTDOWN_GRACE_MS = 10_000;
+
+  @IsIn(SWITCH)
+  OUTPUT_VALIDATION: (typeof SWITCH)[number] = 'on';
 }
 
 // One message for every way an integer variable can be wrong ("abc" included).

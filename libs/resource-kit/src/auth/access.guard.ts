@@ -2,30 +2,44 @@ import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { ForResource, HandlesOperation } from '../controller/operation';
+import { assertSupported, ForResource, HandlesOperation, PathShape } from '../controller/operation';
 import { KitError } from '../errors/kit.error';
-import type { AccessLevel } from '../metadata/definition';
+import { assertExactPath } from '../http/exact-path';
+import type { AccessLevel, Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE, type Caller } from './caller';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
+/** What a resource handler serves, read from its metadata once. */
+interface Route {
+  readonly definition: ResourceDefinition;
+  readonly handles: { readonly shape: PathShape; readonly operation?: Operation };
+  readonly level?: AccessLevel;
+}
+
 /**
- * Applies each operation's declared access level: public operations need no token (a valid
- * one still identifies the caller), others a valid bearer token (401 otherwise), admin
- * operations an administrator (403 otherwise). Static tokens are tried before JWTs.
+ * The one guard of resource routes. First 404 for a path not spelled as declared, then 405
+ * (with Allow) for a verb the resource does not support on this path, before authentication
+ * or validation; then each operation's declared access level: public operations need no token (a valid one still identifies the caller),
+ * others a valid bearer token (401 otherwise), admin operations an administrator (403
+ * otherwise). Static tokens are tried before JWTs; passport runs only when a token is sent.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
   private readonly logger = new Logger('ResourceKit');
+  private readonly routes = new WeakMap<object, Route | null>();
 
   constructor(private readonly reflector: Reflector) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const level = this.levelOf(context);
-    if (!level) return true;
+    const route = this.routeOf(context);
+    if (!route) return true;
     const request = context.switchToHttp().getRequest<Request>();
+    assertExactPath(request);
+    assertSupported(route.definition, route.handles, request.method);
+    const { level } = route;
     if (level === 'public' && !request.headers.authorization) return true;
     try {
       await super.canActivate(context);
@@ -63,11 +77,17 @@ export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
     return caller;
   }
 
-  private levelOf(context: ExecutionContext): AccessLevel | undefined {
-    const handles = this.reflector.get(HandlesOperation, context.getHandler());
-    const definition = this.reflector.get(ForResource, context.getClass());
-    if (!handles?.operation || !definition) return undefined;
-    return definition.access.get(handles.operation);
+  private routeOf(context: ExecutionContext): Route | null {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (route === undefined) {
+      const handles = this.reflector.get(HandlesOperation, handler);
+      const definition = this.reflector.get(ForResource, context.getClass());
+      const level = handles?.operation && definition?.access.get(handles.operation);
+      route = handles && definition ? { definition, handles, level } : null;
+      this.routes.set(handler, route);
+    }
+    return route;
   }
 }
 

@@ -1,40 +1,22 @@
-import type { EntityManager } from 'typeorm';
-import type { ResourceDefinition } from '../metadata/definition';
-import { readResourceDefinition } from '../metadata/definition.reader';
-import { newRow } from '../decorators/resource-entity';
+import { newRow, type ResourceEntity } from '../decorators/resource-entity';
+import type { PendingStatement } from '../persistence/write.batch';
+import type { ResourceService } from './resource.service';
 
-/** Writes the next revision of `entity` (numbered from 1) in the write's transaction. */
-export async function writeRevision(
-  definition: ResourceDefinition,
+const OWN_MEMBERS = new Set(['createdAt', 'updatedAt']);
+
+/**
+ * The next revision of `entity` (numbered from 1), to insert with the write: one statement,
+ * whose INSERT counts the number itself.
+ */
+export function revisionOf(
+  revisions: ResourceService,
+  owner: string,
   entity: object,
-  manager: EntityManager,
-): Promise<void> {
-  if (!definition.history) return;
-  const target = definition.history.target();
-  const owner = definition.history.owner;
-  const { id } = entity as { id: string };
-  const revisions = manager.getRepository(target);
-  const latest = await revisions
-    .createQueryBuilder('revision')
-    .select('MAX(revision.revision)', 'latest')
-    .where(`revision.${owner} = :id`, { id })
-    .getRawOne<{ latest: number | string | null }>();
-  const copied = readResourceDefinition(target)
-    .attributes.filter(
-      (attribute) =>
-        attribute.property in entity &&
-        attribute.property !== 'createdAt' &&
-        attribute.property !== 'updatedAt',
-    )
-    .map((attribute): [string, unknown] => [
-      attribute.property,
-      (entity as Record<string, unknown>)[attribute.property],
-    ]);
-  const revision: Record<string, unknown> = {
-    ...Object.fromEntries(copied),
-    ...newRow(),
-    [owner]: id,
-    revision: Number(latest?.latest ?? 0) + 1,
-  };
-  await revisions.insert(revision);
+): PendingStatement {
+  const source = entity as Record<string, unknown>;
+  const revision: ResourceEntity & Record<string, unknown> = { ...newRow(), [owner]: source.id };
+  for (const { property } of revisions.definition.attributes) {
+    if (property in source && !OWN_MEMBERS.has(property)) revision[property] = source[property];
+  }
+  return (offset) => revisions.table.writes.numberedInsertion(revision, 'revision', owner, offset);
 }

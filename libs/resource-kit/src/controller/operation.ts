@@ -1,4 +1,5 @@
 import { Reflector } from '@nestjs/core';
+import { methodNotAllowed } from '../errors/kit.error';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 
 /** The three path shapes under a resource type. */
@@ -33,6 +34,16 @@ export function allowedMethods(definition: ResourceDefinition, shape: PathShape)
     .map((op) => METHOD_OF[op]);
 }
 
-export function methodOf(operation: Operation): string {
-  return METHOD_OF[operation];
+/**
+ * 405 (with Allow) for a verb the resource does not support on this path: HEAD, PUT and the
+ * like, or DELETE on a resource without it.
+ */
+export function assertSupported(
+  definition: ResourceDefinition,
+  { shape, operation }: { shape: PathShape; operation?: Operation },
+  method: string,
+): void {
+  const supported =
+    operation && definition.operations.has(operation) && METHOD_OF[operation] === method;
+  if (!supported) throw methodNotAllowed(method, allowedMethods(definition, shape));
 }

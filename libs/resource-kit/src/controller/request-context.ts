@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../auth/caller';
 import type { Claim } from '../idempotency/idempotency.store';
+import type { EntityClass } from '../metadata/definition';
 
 /** Who is asking; filled by the auth layer, read by scope and access hooks. */
 export interface RequestContext {
@@ -16,4 +17,10 @@ export interface RequestContext {
 /** A write in progress: its request and its transaction. */
 export interface WriteContext extends RequestContext {
   readonly manager: EntityManager;
+  /**
+   * Inserts a row of a declared resource (an audit event) together with the write's own
+   * last statements, in one round trip on PostgreSQL; it commits or rolls back with the write.
+   * Nothing in the transaction sees the row before the write's work is done.
+   */
+  record(entity: EntityClass, row: object): void;
 }

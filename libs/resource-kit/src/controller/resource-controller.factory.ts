@@ -165,19 +165,19 @@ export function createResourceController(
     @All()
     @HandlesOperation({ shape: 'collection' })
     collectionFallback(): never {
-      throw new Error('unreachable: OperationGuard answers 405');
+      throw new Error('unreachable: AccessGuard answers 405');
     }
 
     @All(':id')
     @HandlesOperation({ shape: 'item' })
     itemFallback(): never {
-      throw new Error('unreachable: OperationGuard answers 405');
+      throw new Error('unreachable: AccessGuard answers 405');
     }
 
     @All(':id/:relationship')
     @HandlesOperation({ shape: 'relationship' })
     relationshipFallback(): never {
-      throw new Error('unreachable: OperationGuard answers 405');
+      throw new Error('unreachable: AccessGuard answers 405');
     }
   }
 

@@ -2,9 +2,11 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { notFound } from '../errors/kit.error';
-import type { Operation, ResourceDefinition } from '../metadata/definition';
+import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
-import { ALIAS, applyFilters, Page, readPage } from '../persistence/page.query';
+import { ALIAS, ResourceTable } from '../persistence/resource-table';
+import { Page, Selection, Within } from '../persistence/selection';
+import type { WriteBatch } from '../persistence/write.batch';
 import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import type { FilterCondition } from '../query/filter.parser';
@@ -12,7 +14,7 @@ import type { ResourceInput } from '../validation/input.parser';
 import { isStorableId, newRow, type ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
-import { writeRevision } from './history.writer';
+import { revisionOf } from './history.writer';
 import { assertTransition } from './transitions';
 import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
@@ -38,6 +40,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
   @Inject(IdempotencyStore) private readonly idempotency!: IdempotencyStore;
   private listener?: WriteListener | null;
+  private compiledTable?: ResourceTable<T>;
 
   onModuleInit(): void {
     this.registry.register(this);
@@ -78,11 +81,9 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     context: RequestContext,
     owner?: { property: string; id: string },
   ): Promise<Page<T>> {
-    const rows = this.query(context, 'list');
-    if (owner) {
-      rows.andWhere(`${ALIAS}.${this.column(owner.property)} = :ownerId`, { ownerId: owner.id });
-    }
-    return readPage(rows, query, this.cursors);
+    const rows = this.selection(context, 'list');
+    if (owner) rows.equals(owner.property, owner.id);
+    return rows.page(query, this.cursors);
   }
 
   /**
@@ -95,8 +96,9 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     filters: readonly FilterCondition[] = [],
     operation: Operation = 'read',
   ): Promise<T> {
-    const scoped = this.query(context, operation).andWhere(`${ALIAS}.id = :id`, { id });
-    const entity = isStorableId(id) ? await applyFilters(scoped, filters).getOne() : null;
+    const [entity] = isStorableId(id)
+      ? await this.selection(context, operation).equals('id', id).filter(filters).rows()
+      : [];
     if (!entity) {
       const matching = filters.length > 0 ? ' matching the filter' : '';
       throw notFound(`no ${this.definition.type} with id ${id}${matching}`);
@@ -108,49 +110,44 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   async visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>> {
     const storable = ids.filter(isStorableId);
     if (storable.length === 0) return new Set();
-    const rows = await this.query(context)
-      .select(`${ALIAS}.id`, 'id')
-      .andWhere(`${ALIAS}.id IN (:...ids)`, { ids: storable })
-      .getRawMany<{ id: string }>();
-    return new Set(rows.map((row) => row.id));
+    return new Set(await this.selection(context).oneOf('id', storable).ids());
   }
 
   create(input: ResourceInput, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
-      const entity = this.repository(write.manager).create({
-        ...Object.fromEntries(input),
-        ...newRow(),
-        ...this.ownedBy(context, input),
-      } as unknown as T);
-      // Attributes without a column (a password) stay on the object for the hooks to read.
-      Object.assign(entity, Object.fromEntries(input));
+    return this.inTransaction(context, async (write, batch) => {
+      const entity = Object.assign(
+        new (this.definition.entity as new () => T)(),
+        Object.fromEntries(input),
+        newRow(),
+        this.ownedBy(context, input),
+      );
       await this.beforeCreate(entity, write);
-      const saved = await this.repository(write.manager).save(entity);
-      await this.written(saved, 'created', write);
-      await this.rememberAnswer(saved, write);
-      return saved;
+      await this.table.writes.insert(write.manager, entity);
+      await this.written(entity, 'created', write, batch);
+      await this.rememberAnswer(entity, write);
+      return entity;
     });
   }
 
   update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
+    return this.inTransaction(context, async (write, batch) => {
       const entity = await this.readForWrite(id, write, 'update');
       assertTransition(this.definition, entity, input, write.caller?.role);
       Object.assign(entity, Object.fromEntries(input), { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
-      const saved = await this.repository(write.manager).save(entity);
-      await this.written(saved, 'updated', write);
-      return saved;
+      await this.table.writes.update(write.manager, entity);
+      await this.written(entity, 'updated', write, batch);
+      return entity;
     });
   }
 
   remove(id: string, context: RequestContext): Promise<T> {
-    return this.inTransaction(context, async (write) => {
+    return this.inTransaction(context, async (write, batch) => {
       const entity = await this.readForWrite(id, write, 'delete');
       await this.beforeDelete(entity, write);
-      await this.repository(write.manager).delete({ id } as never);
+      await this.table.writes.delete(write.manager, id);
       if (this.expiresWith()) await this.idempotency.forget(write.manager, id);
-      await this.written(entity, 'deleted', write);
+      await this.written(entity, 'deleted', write, batch);
       return entity;
     });
   }
@@ -161,14 +158,24 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return manager.getRepository<T>(this.definition.entity);
   }
 
+  /** This resource's table: its statements compiled once, on first use. */
+  get table(): ResourceTable<T> {
+    this.compiledTable ??= new ResourceTable<T>(
+      this.dataSource,
+      this.definition.entity as EntityClass<T>,
+    );
+    return this.compiledTable;
+  }
+
   /**
-   * A query over this resource as the caller sees it for `operation`: the declared owner's
-   * rows only (unless the operation is public or the caller an administrator), then the
-   * `scope` hook. Inside a write, on its transaction.
+   * The rows of this resource the caller sees for `operation`: the declared owner's rows only
+   * (unless the operation is public or the caller an administrator), then the `scope` hook.
+   * Inside a write, on its transaction.
    */
-  protected query(context: RequestContext, operation: Operation = 'read'): SelectQueryBuilder<T> {
-    const manager = 'manager' in context ? (context as WriteContext).manager : undefined;
-    const query = this.repository(manager).createQueryBuilder(ALIAS);
+  private selection(context: RequestContext, operation: Operation = 'read'): Selection<T> {
+    const manager =
+      'manager' in context ? (context as WriteContext).manager : this.dataSource.manager;
+    const selection = new Selection(this.table, manager, this.scoped(context, manager));
     const { owner } = this.definition;
     const { caller } = context;
     if (
@@ -176,11 +183,18 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       this.definition.access.get(operation) !== 'public' &&
       caller?.role !== ADMIN_ROLE
     ) {
-      query.andWhere(`${ALIAS}.${this.column(owner)} = :callerId`, {
-        callerId: caller?.id ?? null,
-      });
+      selection.equals(owner, caller?.id ?? null);
     }
-    return this.scope(query, context);
+    return selection;
+  }
+
+  // Only a resource that overrides `scope` pays for a query builder: its conditions become an
+  // id subquery of the compiled statement.
+  private scoped(context: RequestContext, manager: EntityManager): Within | undefined {
+    if (this.scope === ResourceService.prototype.scope) return undefined;
+    const ids = this.repository(manager).createQueryBuilder(ALIAS).select(`${ALIAS}.id`);
+    const [sql, values] = this.scope(ids, context).getQueryAndParameters();
+    return { sql, values };
   }
 
   // A new row of an owned resource belongs to its creator (unless the owner is the row itself).
@@ -190,19 +204,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return { [owner]: context.caller.id };
   }
 
-  protected column(property: string): string {
-    const column = this.repository().metadata.findColumnWithPropertyName(property);
-    if (!column) throw new Error(`${this.definition.type} has no column for ${property}`);
-    return column.databaseName;
-  }
-
   // The row a write changes, locked until the transaction ends (404 when not the caller's,
   // 412 when If-Match names another version than this one).
   private async readForWrite(id: string, write: WriteContext, operation: Operation): Promise<T> {
-    const query = this.transactions.lockForUpdate(
-      this.query(write, operation).andWhere(`${ALIAS}.id = :id`, { id }),
-    );
-    const entity = isStorableId(id) ? await query.getOne() : null;
+    const [entity] = isStorableId(id)
+      ? await this.selection(write, operation).equals('id', id).rows(true)
+      : [];
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
     assertIfMatch(this.definition, entity, write.ifMatch);
     return entity;
@@ -231,9 +238,18 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   }
 
   // After every write: the resource's own hook, its history, then the service-wide listener.
-  private async written(entity: T, action: WriteAction, write: WriteContext): Promise<void> {
+  private async written(
+    entity: T,
+    action: WriteAction,
+    write: WriteContext,
+    batch: WriteBatch,
+  ): Promise<void> {
     await this.afterWrite(entity, action, write);
-    if (action !== 'deleted') await writeRevision(this.definition, entity, write.manager);
+    const { history } = this.definition;
+    if (history && action !== 'deleted') {
+      const revisions = this.registry.serviceOf(history.target());
+      batch.add(revisionOf(revisions, history.owner, entity));
+    }
     await this.writeListener()?.onWrite({
       action,
       definition: this.definition,
@@ -242,11 +258,21 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     });
   }
 
+  // The write's revision and the listener's rows go in one batch, sent after its work.
   private inTransaction<R>(
     context: RequestContext,
-    work: (write: WriteContext) => Promise<R>,
+    work: (write: WriteContext, batch: WriteBatch) => Promise<R>,
   ): Promise<R> {
-    return this.transactions.run((manager) => work({ ...context, manager }));
+    return this.transactions.run(async (manager) => {
+      const batch = this.transactions.batch();
+      const record = (entity: EntityClass, row: object) =>
+        batch.add((offset) =>
+          this.registry.serviceOf(entity).table.writes.insertion(row as ResourceEntity, offset),
+        );
+      const result = await work({ ...context, manager, record }, batch);
+      await batch.flush(manager);
+      return result;
+    });
   }
 
   private writeListener(): WriteListener | undefined {

@@ -16,7 +16,7 @@ export interface WriteEvent {
  * an outbox). Provide it under WRITE_LISTENER; the kit finds it wherever it is declared.
  */
 export interface WriteListener {
-  onWrite(event: WriteEvent): Promise<void>;
+  onWrite(event: WriteEvent): Promise<void> | void;
 }
 
 export const WRITE_LISTENER = Symbol('WRITE_LISTENER');

@@ -56,6 +56,12 @@ describe('databaseFailure', () => {
     expect(databaseFailure(driverError('XX000', 'query read timeout'))).toEqual(UNAVAILABLE);
   });
 
+  it('maps a query whose connection was cut, which pg reports without a code, to 503', () => {
+    expect(databaseFailure(queryFailed(undefined, 'Connection terminated unexpectedly'))).toEqual(
+      UNAVAILABLE,
+    );
+  });
+
   it.each([
     ['a NOT NULL violation', '23502'],
     ['a syntax error', '42601'],

@@ -26,7 +26,8 @@ const UNAVAILABLE = new Set([
  */
 export function databaseFailure(exception: unknown): DatabaseFailure | undefined {
   const code = driverCode(exception);
-  if (code === undefined) return undefined;
+  // pg reports a connection cut mid-query without a code ("Connection terminated unexpectedly").
+  if (code === undefined) return isLostConnection(exception) ? UNREACHABLE : undefined;
   if (
     code === '23505' ||
     code === 'SQLITE_CONSTRAINT_UNIQUE' ||
@@ -42,13 +43,19 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
     return { status: 409, messages: ['the change conflicts with related resources'] };
   }
   if (UNAVAILABLE.has(code) || /connection|timeout/i.test(String((exception as Error).message))) {
-    return {
-      status: 503,
-      messages: ['the database is unavailable; try again later'],
-      headers: RETRY_AFTER,
-    };
+    return UNREACHABLE;
   }
   return undefined;
+}
+
+const UNREACHABLE: DatabaseFailure = {
+  status: 503,
+  messages: ['the database is unavailable; try again later'],
+  headers: RETRY_AFTER,
+};
+
+function isLostConnection(exception: unknown): boolean {
+  return exception instanceof QueryFailedError && /connection|timeout/i.test(exception.message);
 }
 
 // SQLite reports ON DELETE RESTRICT as a trigger constraint, with a foreign key message.

@@ -6,6 +6,7 @@ import {
   QueryFailedError,
   SelectQueryBuilder,
 } from 'typeorm';
+import { WriteBatch } from './write.batch';
 
 // PostgreSQL serialization failure and deadlock: the transaction may simply be run again.
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -28,6 +29,11 @@ export class TransactionRunner {
     const result = this.queue.then(() => this.dataSource.transaction(work));
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /** Collects the inserts that go with one write, combined where the engine allows. */
+  batch(): WriteBatch {
+    return new WriteBatch(!this.isSqlite);
   }
 
   /** Locks rows for the rest of the transaction (SELECT ... FOR UPDATE); SQLite locks whole writes anyway. */

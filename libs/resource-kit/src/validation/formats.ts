@@ -45,8 +45,9 @@ function isRealDay(year: number, month: number, day: number): boolean {
 
 /** The wire form of a time, whatever the database returned (Date or text, with or without zone). */
 export function formatTime(value: Date | string): string {
-  const date = typeof value === 'string' ? parseStoredTime(value) : value;
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = (typeof value === 'string' ? parseStoredTime(value) : value).toISOString();
+  // Years 0 to 9999 print as YYYY-MM-DDTHH:MM:SS.sssZ; others carry a sign and six digits.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The wire form of a date column (text on both engines; a Date if a driver parsed it). */

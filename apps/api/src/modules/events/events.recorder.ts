@@ -9,7 +9,7 @@ import { Event } from './event.entity';
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
-  async onWrite({ action, definition, entity, context }: WriteEvent): Promise<void> {
+  onWrite({ action, definition, entity, context }: WriteEvent): void {
     const subject = entity as { id: string; userId?: string };
     const userId =
       context.caller?.id ?? (definition.type === 'users' ? subject.id : subject.userId);
@@ -22,6 +22,6 @@ export class EventsRecorder implements WriteListener {
       userId,
     });
     event.subject = { type: definition.type, id: subject.id };
-    await context.manager.insert(Event, event);
+    context.record(Event, event);
   }
 }

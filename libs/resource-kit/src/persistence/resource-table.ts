@@ -1,0 +1,130 @@
+import type { DataSource, EntityManager, EntityMetadata, QueryRunner } from 'typeorm';
+import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityClass } from '../metadata/definition';
+import { createRowMapper, MappedColumn, Row } from './row.mapper';
+import {
+  compileSelect,
+  CompiledSelect,
+  SelectShape,
+  shapeKey,
+  SqlDialect,
+  TableSql,
+} from './select.compiler';
+import { TableWrites } from './table-writes';
+
+export const ALIAS = 'resource';
+// Column types the drivers already return as the entity holds them.
+const AS_RETURNED = new Set<unknown>(['varchar', 'text', 'integer', 'int', 'double precision']);
+// Distinct query shapes kept per table, so that clients varying filters cannot grow it forever.
+const MAX_SHAPES = 500;
+
+/**
+ * One resource's table, resolved from TypeORM's metadata once: quoted names, each query shape
+ * compiled once (then only values are bound), the row mapper and the write statements.
+ * Statements go straight to the driver through the manager's query runner.
+ */
+export class ResourceTable<T extends object = object> {
+  readonly sql: TableSql;
+  readonly dialect: SqlDialect;
+  /** `"schema"."table"` */
+  readonly name: string;
+  readonly columns: readonly ColumnMetadata[];
+  readonly writes: TableWrites<T>;
+  private readonly byProperty: ReadonlyMap<string, ColumnMetadata>;
+  private readonly shapes = new Map<string, CompiledSelect>();
+  private readonly mapRow: (row: Row) => T;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    entity: EntityClass<T>,
+  ) {
+    const metadata = dataSource.getMetadata(entity);
+    this.columns = metadata.columns;
+    this.byProperty = new Map(this.columns.map((column) => [column.propertyName, column]));
+    this.name = metadata.tablePath.split('.').map(this.quote).join('.');
+    this.dialect = dialectOf(dataSource);
+    const qualified = (column: ColumnMetadata) =>
+      `${this.quote(ALIAS)}.${this.quote(column.databaseName)}`;
+    this.sql = {
+      from: `${this.name} ${this.quote(ALIAS)}`,
+      selectList: this.columns
+        .map((column) => `${qualified(column)} AS ${this.quote(column.propertyName)}`)
+        .join(', '),
+      column: (property) => qualified(this.column(property)),
+    };
+    this.mapRow = createRowMapper<T>(entity.prototype as object, this.mapped(metadata));
+    this.writes = new TableWrites(this);
+  }
+
+  /** Runs a SELECT of this shape; `values` in shape order, already prepared (see `prepare`). */
+  async select(
+    manager: EntityManager,
+    shape: SelectShape,
+    values: readonly unknown[],
+    within: readonly unknown[] = [],
+  ): Promise<T[]> {
+    const compiled = this.compiled(shape);
+    const bound = [...within, ...compiled.slots.map((slot) => values[slot])];
+    const { records } = await runStatement(manager, compiled.sql, bound);
+    return (records as Row[]).map(this.mapRow);
+  }
+
+  /** A value as the driver stores it in the column of `property` (times, booleans on SQLite). */
+  prepare(property: string, value: unknown): unknown {
+    return this.dataSource.driver.preparePersistentValue(value, this.column(property)) as unknown;
+  }
+
+  column(property: string): ColumnMetadata {
+    const column = this.byProperty.get(property);
+    if (!column) throw new Error(`${this.name} has no column for ${property}`);
+    return column;
+  }
+
+  readonly quote = (name: string): string => this.dataSource.driver.escape(name);
+
+  private compiled(shape: SelectShape): CompiledSelect {
+    // A scope hook's subquery may differ per caller: compiled each time, not kept.
+    if (shape.within) return compileSelect(shape, this.sql, this.dialect);
+    const key = shapeKey(shape);
+    let compiled = this.shapes.get(key);
+    if (!compiled) {
+      if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+      compiled = compileSelect(shape, this.sql, this.dialect);
+      this.shapes.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  private mapped(metadata: EntityMetadata): MappedColumn[] {
+    const { driver } = this.dataSource;
+    return metadata.columns.map((column) =>
+      AS_RETURNED.has(column.type) && !column.transformer
+        ? { property: column.propertyName }
+        : {
+            property: column.propertyName,
+            hydrate: (value: unknown) => driver.prepareHydratedValue(value, column) as unknown,
+          },
+    );
+  }
+}
+
+/** Through the transaction's runner inside a write, else a pooled connection for this statement. */
+export async function runStatement(
+  manager: EntityManager,
+  sql: string,
+  values: readonly unknown[],
+): Promise<QueryResult> {
+  const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    return await runner.query(sql, [...values], true);
+  } finally {
+    if (!manager.queryRunner) await runner.release();
+  }
+}
+
+function dialectOf(dataSource: DataSource): SqlDialect {
+  return dataSource.options.type === 'better-sqlite3'
+    ? { placeholder: () => '?', lock: '' }
+    : { placeholder: (index) => `$${index}`, lock: ' FOR UPDATE' };
+}

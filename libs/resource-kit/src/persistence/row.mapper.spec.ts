@@ -1,0 +1,40 @@
+import { createRowMapper } from './row.mapper';
+
+class Widget {
+  name!: string;
+  subjectType!: string | null;
+  get subject() {
+    return this.subjectType;
+  }
+}
+
+describe('createRowMapper', () => {
+  const mapRow = createRowMapper<Widget>(Widget.prototype, [
+    { property: 'name' },
+    { property: 'subjectType' },
+    { property: 'active', hydrate: (value) => value === 1 },
+    { property: 'createdAt', hydrate: (value) => new Date(`${String(value)}Z`) },
+  ]);
+
+  it('builds an object of the entity class from a row keyed by property', () => {
+    const widget = mapRow({
+      name: 'spanner',
+      subjectType: 'gadgets',
+      active: 1,
+      createdAt: '2026-01-02 03:04:05.678',
+    });
+    expect(widget).toBeInstanceOf(Widget);
+    expect(widget.subject).toBe('gadgets');
+    expect({ ...widget }).toEqual({
+      name: 'spanner',
+      subjectType: 'gadgets',
+      active: true,
+      createdAt: new Date('2026-01-02T03:04:05.678Z'),
+    });
+  });
+
+  it('leaves null values null without converting them', () => {
+    const widget = mapRow({ name: 'x', subjectType: null, active: null, createdAt: null });
+    expect({ ...widget }).toEqual({ name: 'x', subjectType: null, active: null, createdAt: null });
+  });
+});

@@ -1,0 +1,130 @@
+import type { OrderKey } from '../query/order.parser';
+import { compileSelect, SelectShape, shapeKey, SqlDialect, TableSql } from './select.compiler';
+
+const table: TableSql = {
+  from: '"widgets" "resource"',
+  selectList: '"resource"."id" AS "id", "resource"."name" AS "name"',
+  column: (property) => `"resource"."${property}"`,
+};
+const postgres: SqlDialect = { placeholder: (index) => `$${index}`, lock: ' FOR UPDATE' };
+const sqlite: SqlDialect = { placeholder: () => '?', lock: '' };
+
+const key = (property: string, direction: 'ASC' | 'DESC', nullable = false): OrderKey => ({
+  member: { name: property, property, type: 'string', nullable },
+  direction,
+});
+
+describe('compileSelect', () => {
+  it('reads one row by id and owner, every value a placeholder', () => {
+    const shape: SelectShape = {
+      where: [
+        { property: 'userId', operator: 'eq' },
+        { property: 'id', operator: 'eq' },
+      ],
+    };
+    expect(compileSelect(shape, table, postgres)).toEqual({
+      sql:
+        'SELECT "resource"."id" AS "id", "resource"."name" AS "name" FROM "widgets" "resource"' +
+        ' WHERE "resource"."userId" = $1 AND "resource"."id" = $2',
+      slots: [0, 1],
+    });
+  });
+
+  it('writes each filter operator, binding in, ne and contains without inlining values', () => {
+    const shape: SelectShape = {
+      where: [
+        { property: 'kind', operator: 'in', count: 2 },
+        { property: 'name', operator: 'ne' },
+        { property: 'name', operator: 'contains' },
+        { property: 'gadgetId', operator: 'null', value: true },
+        { property: 'quantity', operator: 'gte' },
+      ],
+    };
+    const { sql, slots } = compileSelect(shape, table, postgres);
+    expect(sql).toContain(
+      'WHERE "resource"."kind" IN ($1, $2) AND ("resource"."name" <> $3 OR "resource"."name" IS NULL)' +
+        ` AND LOWER("resource"."name") LIKE $4 ESCAPE '\\' AND "resource"."gadgetId" IS NULL` +
+        ' AND "resource"."quantity" >= $5',
+    );
+    expect(slots).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('pages after a cursor with a row comparison when the keys are uniform and non-null', () => {
+    const order = [key('createdAt', 'ASC'), key('id', 'ASC')];
+    const shape: SelectShape = {
+      where: [{ property: 'quantity', operator: 'gte' }],
+      order,
+      after: [false, false],
+      limit: true,
+    };
+    expect(compileSelect(shape, table, postgres)).toEqual({
+      sql:
+        `SELECT ${table.selectList} FROM "widgets" "resource" WHERE "resource"."quantity" >= $1` +
+        ' AND ("resource"."createdAt", "resource"."id") > ($2, $3)' +
+        ' ORDER BY "resource"."createdAt" ASC, "resource"."id" ASC LIMIT $4',
+      slots: [0, 1, 2, 3],
+    });
+  });
+
+  it('expands mixed directions and null cursor keys, one placeholder per use on SQLite', () => {
+    const order = [key('releasedOn', 'DESC', true), key('id', 'ASC')];
+    const { sql, slots } = compileSelect(
+      { where: [], order, after: [false, false], limit: true },
+      table,
+      sqlite,
+    );
+    expect(sql).toContain(
+      'WHERE ((("resource"."releasedOn" < ? OR "resource"."releasedOn" IS NULL)) OR ' +
+        '("resource"."releasedOn" = ? AND "resource"."id" > ?))' +
+        ' ORDER BY "resource"."releasedOn" DESC NULLS LAST, "resource"."id" ASC LIMIT ?',
+    );
+    expect(slots).toEqual([0, 0, 1, 2]);
+    const afterNull = compileSelect({ where: [], order, after: [true, false] }, table, sqlite);
+    expect(afterNull.sql).toContain(
+      'WHERE ((1 = 0) OR ("resource"."releasedOn" IS NULL AND "resource"."id" > ?))',
+    );
+    expect(afterNull.slots).toEqual([1]);
+  });
+
+  it('numbers its placeholders after a scope subquery that comes first', () => {
+    const shape: SelectShape = {
+      within: { sql: 'SELECT id FROM "widgets" WHERE owner = $1', parameters: 1 },
+      where: [{ property: 'id', operator: 'eq' }],
+      lock: true,
+    };
+    expect(compileSelect(shape, table, postgres).sql).toBe(
+      `SELECT ${table.selectList} FROM "widgets" "resource"` +
+        ' WHERE "resource"."id" IN (SELECT id FROM "widgets" WHERE owner = $1)' +
+        ' AND "resource"."id" = $2 FOR UPDATE',
+    );
+  });
+
+  it('binds limit and offset last and can select ids only', () => {
+    const order = [key('id', 'ASC')];
+    const { sql, slots } = compileSelect(
+      { where: [], order, limit: true, offset: true, idsOnly: true },
+      table,
+      postgres,
+    );
+    expect(sql).toBe(
+      'SELECT "resource"."id" FROM "widgets" "resource" ORDER BY "resource"."id" ASC LIMIT $1 OFFSET $2',
+    );
+    expect(slots).toEqual([0, 1]);
+  });
+});
+
+describe('shapeKey', () => {
+  it('tells apart shapes whose SQL differs, and only those', () => {
+    const base: SelectShape = { where: [{ property: 'kind', operator: 'in', count: 2 }] };
+    expect(shapeKey(base)).toBe(
+      shapeKey({ where: [{ property: 'kind', operator: 'in', count: 2 }] }),
+    );
+    expect(shapeKey(base)).not.toBe(
+      shapeKey({ where: [{ property: 'kind', operator: 'in', count: 3 }] }),
+    );
+    expect(shapeKey({ where: [{ property: 'a', operator: 'null', value: true }] })).not.toBe(
+      shapeKey({ where: [{ property: 'a', operator: 'null', value: false }] }),
+    );
+    expect(shapeKey({ where: [], lock: true })).not.toBe(shapeKey({ where: [] }));
+  });
+});

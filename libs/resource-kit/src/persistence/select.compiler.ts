@@ -1,0 +1,150 @@
+import type { OrderKey } from '../query/order.parser';
+
+/** What differs between the engines in the SQL the kit writes. */
+export interface SqlDialect {
+  /** The n-th bound parameter, from 1: `$1` (PostgreSQL) or `?` (SQLite). */
+  placeholder(index: number): string;
+  /** Appended to a locked read: ` FOR UPDATE`, or nothing where writes lock the whole file. */
+  readonly lock: string;
+}
+
+/** A resource's table as the compiler sees it: quoted names, resolved once. */
+export interface TableSql {
+  /** `"products" "resource"` */
+  readonly from: string;
+  /** Every column, each named by its entity property: `"resource"."price_cents" AS "priceCents"`. */
+  readonly selectList: string;
+  /** `"resource"."price_cents"` for `priceCents`. */
+  column(property: string): string;
+}
+
+/** One condition; its values are bound, never written into the SQL. */
+export type Predicate =
+  | {
+      readonly property: string;
+      readonly operator: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains';
+    }
+  | { readonly property: string; readonly operator: 'in'; readonly count: number }
+  | { readonly property: string; readonly operator: 'null'; readonly value: boolean };
+
+/** The shape of a SELECT: everything about it except the values it binds. */
+export interface SelectShape {
+  /** An id subquery that narrows the rows first (a `scope` hook), and how many values it binds. */
+  readonly within?: { readonly sql: string; readonly parameters: number };
+  readonly where: readonly Predicate[];
+  readonly order?: readonly OrderKey[];
+  /** Keyset pages: rows after the cursor; for each order key, whether its value is null. */
+  readonly after?: readonly boolean[];
+  readonly limit?: boolean;
+  /** With `limit`: skip a bound number of rows first (offset and page styles). */
+  readonly offset?: boolean;
+  readonly lock?: boolean;
+  readonly idsOnly?: boolean;
+}
+
+/**
+ * A compiled SELECT. Values are given in shape order: one per comparison, `count` per `in`,
+ * none per `null`; then one per order key when `after` is set (null keys bind nothing); then
+ * the limit and the offset. `slots` says which of them each placeholder binds.
+ */
+export interface CompiledSelect {
+  readonly sql: string;
+  readonly slots: readonly number[];
+}
+
+const COMPARISON = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+
+/** Writes the SQL of a shape; pure, so that each shape is compiled once and cached. */
+export function compileSelect(
+  shape: SelectShape,
+  table: TableSql,
+  dialect: SqlDialect,
+): CompiledSelect {
+  const slots: number[] = [];
+  const offset = shape.within?.parameters ?? 0;
+  const bind = (value: number): string => {
+    slots.push(value);
+    return dialect.placeholder(offset + slots.length);
+  };
+  let value = 0;
+  const conditions = shape.within ? [`${table.column('id')} IN (${shape.within.sql})`] : [];
+  for (const predicate of shape.where) {
+    conditions.push(predicateSql(predicate, table.column(predicate.property), () => bind(value++)));
+  }
+  const order = shape.order ?? [];
+  if (shape.after) conditions.push(afterSql(order, shape.after, table, (key) => bind(value + key)));
+  if (shape.after) value += order.length;
+  const select = shape.idsOnly ? table.column('id') : table.selectList;
+  return {
+    sql:
+      `SELECT ${select} FROM ${table.from}` +
+      (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
+      (order.length > 0 ? ` ORDER BY ${order.map((key) => orderSql(key, table)).join(', ')}` : '') +
+      (shape.limit ? ` LIMIT ${bind(value++)}` : '') +
+      (shape.offset ? ` OFFSET ${bind(value)}` : '') +
+      (shape.lock ? dialect.lock : ''),
+    slots,
+  };
+}
+
+/** A cache key naming everything that changes the SQL of a shape without `within`. */
+export function shapeKey(shape: SelectShape): string {
+  const where = shape.where.map(
+    (p) => `${p.property} ${p.operator} ${'count' in p ? p.count : 'value' in p ? p.value : ''}`,
+  );
+  const order = (shape.order ?? []).map((key) => `${key.member.property} ${key.direction}`);
+  return `${where.join()}|${order.join()}|${shape.after?.join() ?? ''}|${shape.limit ?? ''}|${shape.offset ?? ''}|${shape.lock ?? ''}|${shape.idsOnly ?? ''}`;
+}
+
+function predicateSql(predicate: Predicate, column: string, next: () => string): string {
+  switch (predicate.operator) {
+    case 'null':
+      return `${column} IS ${predicate.value ? '' : 'NOT '}NULL`;
+    case 'in':
+      return `${column} IN (${Array.from({ length: predicate.count }, next).join(', ')})`;
+    case 'contains':
+      return `LOWER(${column}) LIKE ${next()} ESCAPE '\\'`;
+    case 'ne':
+      // "Not equal" includes rows where the attribute is empty.
+      return `(${column} <> ${next()} OR ${column} IS NULL)`;
+    default:
+      return `${column} ${COMPARISON[predicate.operator]} ${next()}`;
+  }
+}
+
+// Nulls sort as the smallest value on both engines: first ascending, last descending.
+// Only nullable columns say so: an explicit NULLS clause on a non-null column would keep
+// PostgreSQL from reading the order straight from an index.
+function orderSql({ member, direction }: OrderKey, table: TableSql): string {
+  const nulls = member.nullable ? (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST') : '';
+  return `${table.column(member.property)} ${direction}${nulls}`;
+}
+
+/**
+ * Rows strictly after the cursor's keys in this order. Uniform non-null keys use a row
+ * comparison, which an index on the keys answers directly; otherwise the expansion
+ * "k1 after v1, or k1 = v1 and k2 after v2, ..." handles mixed directions and nulls.
+ */
+function afterSql(
+  keys: readonly OrderKey[],
+  isNull: readonly boolean[],
+  table: TableSql,
+  bind: (key: number) => string,
+): string {
+  const columns = keys.map((key) => table.column(key.member.property));
+  const uniform = keys.every((key) => key.direction === keys[0].direction);
+  if (uniform && !isNull.some(Boolean) && keys.every((key) => !key.member.nullable)) {
+    const operator = keys[0].direction === 'ASC' ? '>' : '<';
+    return `(${columns.join(', ')}) ${operator} (${keys.map((_, i) => bind(i)).join(', ')})`;
+  }
+  const equal = (i: number) => (isNull[i] ? `${columns[i]} IS NULL` : `${columns[i]} = ${bind(i)}`);
+  const strictlyAfter = (i: number): string => {
+    if (keys[i].direction === 'ASC')
+      return isNull[i] ? `${columns[i]} IS NOT NULL` : `${columns[i]} > ${bind(i)}`;
+    return isNull[i] ? '1 = 0' : `(${columns[i]} < ${bind(i)} OR ${columns[i]} IS NULL)`;
+  };
+  const branches = keys.map((_, i) =>
+    [...keys.slice(0, i).map((__, j) => equal(j)), strictlyAfter(i)].join(' AND '),
+  );
+  return `(${branches.map((branch) => `(${branch})`).join(' OR ')})`;
+}

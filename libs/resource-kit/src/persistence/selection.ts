@@ -1,0 +1,123 @@
+import type { EntityManager } from 'typeorm';
+import type { CursorCodec } from '../query/cursor.codec';
+import type { FilterCondition } from '../query/filter.parser';
+import type { OrderKey } from '../query/order.parser';
+import type { ResourceQuery } from '../query/query-parameters.parser';
+import type { ResourceTable } from './resource-table';
+import type { Predicate, SelectShape } from './select.compiler';
+
+/** One page of rows; `cursor` is null on the last page and absent for offset styles. */
+export interface Page<T> {
+  readonly entities: T[];
+  readonly cursor?: string | null;
+}
+
+/** An id subquery a `scope` hook narrows the rows with, and the values it binds. */
+export interface Within {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * The rows a read addresses: conditions (owner, relationship, id, filters) gathered as a
+ * query shape plus bound values, each prepared as the driver stores it. Reading it compiles
+ * the shape once per table and binds only the values.
+ */
+export class Selection<T extends object> {
+  private readonly where: Predicate[] = [];
+  private readonly values: unknown[] = [];
+
+  constructor(
+    private readonly table: ResourceTable<T>,
+    private readonly manager: EntityManager,
+    private readonly within?: Within,
+  ) {}
+
+  equals(property: string, value: unknown): this {
+    this.where.push({ property, operator: 'eq' });
+    this.values.push(this.table.prepare(property, value));
+    return this;
+  }
+
+  oneOf(property: string, values: readonly unknown[]): this {
+    this.where.push({ property, operator: 'in', count: values.length });
+    this.values.push(...values.map((value) => this.table.prepare(property, value)));
+    return this;
+  }
+
+  filter(conditions: readonly FilterCondition[]): this {
+    for (const condition of conditions) {
+      const { property } = condition.member;
+      if (condition.operator === 'in') this.oneOf(property, condition.value);
+      else if (condition.operator === 'null')
+        this.where.push({ property, operator: 'null', value: condition.value });
+      else {
+        this.where.push({ property, operator: condition.operator });
+        this.values.push(
+          condition.operator === 'contains'
+            ? `%${escapeLike(String(condition.value).toLowerCase())}%`
+            : this.table.prepare(property, condition.value),
+        );
+      }
+    }
+    return this;
+  }
+
+  /** The rows, locked for the rest of the transaction when `lock` (where the engine locks rows). */
+  rows(lock = false): Promise<T[]> {
+    return this.table.select(this.manager, this.shape({ lock }), this.values, this.within?.values);
+  }
+
+  async ids(): Promise<string[]> {
+    const shape = this.shape({ idsOnly: true });
+    const rows = await this.table.select(this.manager, shape, this.values, this.within?.values);
+    return rows.map((row) => (row as { id: string }).id);
+  }
+
+  /** One page in the request's order: keyset after its cursor, or offset. */
+  async page(request: ResourceQuery, codec: CursorCodec): Promise<Page<T>> {
+    this.filter(request.filters);
+    const { order, page } = request;
+    if (page.style === 'offset') {
+      return {
+        entities: await this.read({ order, limit: true, offset: true }, [page.limit, page.offset]),
+      };
+    }
+    const keys = page.cursor === undefined ? undefined : codec.decode(page.cursor, request.binding);
+    const after = keys && order.map((_, i) => keys[i] === null);
+    const afterValues = keys ? order.map((key, i) => this.cursorValue(key, keys[i])) : [];
+    const rows = await this.read({ order, after, limit: true }, [...afterValues, page.limit + 1]);
+    if (rows.length <= page.limit) return { entities: rows, cursor: null };
+    const entities = rows.slice(0, page.limit);
+    const last = entities[entities.length - 1] as Record<string, unknown>;
+    const lastKeys = order.map((key) => wireKey(last[key.member.property]));
+    return { entities, cursor: codec.encode(lastKeys, request.binding) };
+  }
+
+  private read(shape: Omit<SelectShape, 'where' | 'within'>, tail: unknown[]): Promise<T[]> {
+    const values = [...this.values, ...tail];
+    return this.table.select(this.manager, this.shape(shape), values, this.within?.values);
+  }
+
+  private shape(rest: Omit<SelectShape, 'where' | 'within'>): SelectShape {
+    return {
+      ...rest,
+      where: this.where,
+      within: this.within && { sql: this.within.sql, parameters: this.within.values.length },
+    };
+  }
+
+  private cursorValue(key: OrderKey, value: unknown): unknown {
+    if (value === null) return null;
+    const typed = key.member.type === 'time' && typeof value === 'string' ? new Date(value) : value;
+    return this.table.prepare(key.member.property, typed);
+  }
+}
+
+function wireKey(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : (value ?? null);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}

@@ -1,0 +1,122 @@
+import type { EntityManager } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { runStatement, type ResourceTable } from './resource-table';
+
+type Row = Record<string, unknown>;
+
+/** One statement with its values; its placeholders start after `offset` others. */
+export interface Statement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * The write statements of one table, written once (per placeholder offset): every column of
+ * the entity in a fixed order, so no statement reads the row back (the entity in hand is
+ * the row).
+ */
+export class TableWrites<T extends object> {
+  private readonly updateSql: string;
+  private readonly deleteSql: string;
+  private readonly written = new Map<string, string>();
+
+  constructor(private readonly table: ResourceTable<T>) {
+    const names = table.columns.map((column) => table.quote(column.databaseName));
+    const byId = (index: number) =>
+      `WHERE ${this.quoted('id')} = ${table.dialect.placeholder(index)}`;
+    const assignments = names.map((name, i) => `${name} = ${table.dialect.placeholder(i + 1)}`);
+    this.updateSql = `UPDATE ${table.name} SET ${assignments.join(', ')} ${byId(names.length + 1)}`;
+    this.deleteSql = `DELETE FROM ${table.name} ${byId(1)}`;
+  }
+
+  /** Inserts every column of `entity`; an absent value takes its column's declared default. */
+  async insert(manager: EntityManager, entity: T): Promise<void> {
+    const { sql, values } = this.insertion(entity);
+    await runStatement(manager, sql, values);
+  }
+
+  /** The INSERT of `entity`, to run now or batched with others. */
+  insertion(entity: T, offset = 0): Statement {
+    const record = withDefaults(entity as Row, this.table.columns);
+    const sql = this.sqlFor(`insert ${offset}`, () =>
+      this.insertSql(this.table.columns, [], offset),
+    );
+    return { sql, values: this.values(record, this.table.columns) };
+  }
+
+  /**
+   * The INSERT of `entity` numbered as the next `counter` among the rows with its `per` value
+   * (revisions 1..n of one resource), counted by the same statement.
+   */
+  numberedInsertion(entity: T, counter: string, per: string, offset = 0): Statement {
+    const others = this.table.columns.filter((column) => column.propertyName !== counter);
+    const record = withDefaults(entity as Row, others);
+    const sql = this.sqlFor(`numbered ${counter} ${per} ${offset}`, () => {
+      const next = this.table.dialect.placeholder(offset + others.length + 1);
+      const count = `(SELECT COALESCE(MAX(${this.quoted(counter)}), 0) + 1 FROM ${this.table.name} WHERE ${this.quoted(per)} = ${next})`;
+      return this.insertSql(others, [[this.quoted(counter), count]], offset);
+    });
+    return { sql, values: [...this.values(record, others), this.table.prepare(per, record[per])] };
+  }
+
+  /** Writes every column of `entity` to its row (locked by the write that read it). */
+  async update(manager: EntityManager, entity: T): Promise<void> {
+    const record = entity as Row;
+    const values = [...this.values(record, this.table.columns), record.id];
+    await runStatement(manager, this.updateSql, values);
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await runStatement(manager, this.deleteSql, [id]);
+  }
+
+  private insertSql(
+    columns: readonly ColumnMetadata[],
+    computed: [string, string][],
+    offset: number,
+  ): string {
+    const names = [
+      ...columns.map((c) => this.table.quote(c.databaseName)),
+      ...computed.map(([name]) => name),
+    ];
+    const values = [
+      ...columns.map((_, i) => this.table.dialect.placeholder(offset + i + 1)),
+      ...computed.map(([, value]) => value),
+    ];
+    return `INSERT INTO ${this.table.name} (${names.join(', ')}) VALUES (${values.join(', ')})`;
+  }
+
+  private sqlFor(key: string, write: () => string): string {
+    let sql = this.written.get(key);
+    if (!sql) {
+      sql = write();
+      this.written.set(key, sql);
+    }
+    return sql;
+  }
+
+  private values(record: Row, columns: readonly ColumnMetadata[]): unknown[] {
+    return columns.map((column) =>
+      this.table.prepare(column.propertyName, record[column.propertyName] ?? null),
+    );
+  }
+
+  private quoted(property: string): string {
+    return this.table.quote(this.table.column(property).databaseName);
+  }
+}
+
+// What the database would fill in (a currency's default), set on the entity the response shows.
+function withDefaults(record: Row, columns: readonly ColumnMetadata[]): Row {
+  for (const column of columns) {
+    const fallback = column.default as unknown;
+    if (
+      record[column.propertyName] === undefined &&
+      fallback !== undefined &&
+      typeof fallback !== 'function'
+    ) {
+      record[column.propertyName] = fallback;
+    }
+  }
+  return record;
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from 'typeorm';
+import { runStatement } from './resource-table';
+import type { Statement } from './table-writes';
+
+/** A statement whose placeholders start after `offset` others. */
+export type PendingStatement = (offset: number) => Statement;
+
+/**
+ * Inserts that commit with a write (its revision, its audit event), sent together when the
+ * write's own work is done: on PostgreSQL as one statement (data-modifying WITH clauses, one
+ * round trip); on SQLite, in process, one after another.
+ */
+export class WriteBatch {
+  private readonly pending: PendingStatement[] = [];
+
+  constructor(private readonly combine: boolean) {}
+
+  add(statement: PendingStatement): void {
+    this.pending.push(statement);
+  }
+
+  async flush(manager: EntityManager): Promise<void> {
+    const statements = this.pending.splice(0);
+    if (!this.combine) {
+      for (const statement of statements) {
+        const { sql, values } = statement(0);
+        await runStatement(manager, sql, values);
+      }
+      return;
+    }
+    if (statements.length === 0) return;
+    let offset = 0;
+    const parts = statements.map((statement) => {
+      const part = statement(offset);
+      offset += part.values.length;
+      return part;
+    });
+    const last = parts.pop()!;
+    const clauses = parts.map((part, i) => `w${i} AS (${part.sql})`);
+    const sql = clauses.length > 0 ? `WITH ${clauses.join(', ')} ${last.sql}` : last.sql;
+    await runStatement(manager, sql, [...parts.flatMap((p) => p.values), ...last.values]);
+  }
+}
