@@ -1,0 +1,37 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** What every server of a run shares: production mode, one database schema, one secret. */
+export const BENCH = {
+  databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  schema: process.env.BENCH_SCHEMA ?? 'bench',
+  products: 100_000,
+  customers: 50,
+  connections: 50,
+  logLevel: 'warn',
+  jwtSecret: 'bench-jwt-secret-for-load-tests-only-0123456789',
+  admin: { token: 'bench-admin-token-0123456789', email: 'bench-admin@example.com' },
+  // Compiled to dist/bench: the repository root is two levels up.
+  root: join(__dirname, '..', '..'),
+  // Server logs, profiles, the report and the data the load script reads.
+  workDir: join(tmpdir(), 'shop-api-bench'),
+} as const;
+
+export const STATIC_TOKENS = JSON.stringify([
+  { token: BENCH.admin.token, email: BENCH.admin.email, name: 'Bench admin', role: 'admin' },
+]);
+
+/** The environment of every server in the run: production defaults, the same log level. */
+export function serverEnvironment(port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    TZ: 'UTC',
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL: BENCH.databaseUrl,
+    DATABASE_SCHEMA: BENCH.schema,
+    JWT_SECRET: BENCH.jwtSecret,
+    STATIC_TOKENS,
+    LOG_LEVEL: BENCH.logLevel,
+  };
+}

@@ -1,0 +1,170 @@
+// npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1]: see docs/performance.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH } from './bench.config';
+import {
+  connect,
+  createSchema,
+  Fixtures,
+  prepareCustomers,
+  resetWrites,
+  seedProducts,
+} from './fixtures';
+import { assertSameAnswers } from './identity.check';
+import { BenchOptions, parseOptions } from './options';
+import { profileService } from './profile';
+import { renderReport, RunResults } from './report';
+import { DATA_FILE, measure, measureServer, portOf, SCENARIOS } from './scenarios';
+import { RunningServer, ServerKind } from './servers';
+import { hasWrk, loadFor } from './wrk.runner';
+
+const KINDS: ServerKind[] = ['service', 'nest', 'raw'];
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (!(await hasWrk())) {
+    console.error('The bench drives the load with wrk: apt-get install wrk (Debian, Ubuntu).');
+    process.exit(1);
+  }
+  mkdirSync(BENCH.workDir, { recursive: true });
+  const fixtures = await prepare();
+  if (options.profile) {
+    console.log(await profileService(options.profile, options));
+    return;
+  }
+  const probes = await checkIdentity(fixtures);
+  console.log(`Byte-identical answers from all three servers for ${probes} sample requests.`);
+  const run: RunResults = {
+    options,
+    byProcesses: { 1: await measureAll(1, options), 2: await measureAll(2, options) },
+    validationOff: await measureWithoutValidation(options),
+    soak: options.soak ? await soak(options) : undefined,
+  };
+  const report = renderReport(run);
+  writeFileSync(join(BENCH.workDir, 'report.md'), report);
+  console.log(`\n\n${report}\nServer logs and this report: ${BENCH.workDir}`);
+}
+
+// The service creates its tables (migrations run at start); the rows are loaded in SQL.
+async function prepare(): Promise<Fixtures> {
+  const sql = await connect();
+  try {
+    await createSchema(sql);
+    const service = await RunningServer.start(
+      { kind: 'service', port: portOf('service'), processes: 1 },
+      'setup',
+    );
+    try {
+      const started = Date.now();
+      if (await seedProducts(sql)) {
+        console.log(`Loaded ${BENCH.products} products in ${Date.now() - started} ms.`);
+      }
+      await resetWrites(sql);
+      const fixtures = await prepareCustomers(sql, service.url);
+      writeDataFile(fixtures);
+      return fixtures;
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
+function writeDataFile(fixtures: Fixtures): void {
+  const lines = [
+    `admin ${BENCH.admin.token}`,
+    ...fixtures.productIds.map((id) => `product ${id}`),
+    ...fixtures.customers.map((c) => `customer ${c.userId} ${c.token} ${c.productIds.join(',')}`),
+  ];
+  writeFileSync(DATA_FILE, lines.join('\n') + '\n');
+}
+
+async function checkIdentity(fixtures: Fixtures): Promise<number> {
+  const servers = await Promise.all(
+    KINDS.map((kind) =>
+      RunningServer.start({ kind, port: portOf(kind), processes: 1 }, `${kind}-identity`),
+    ),
+  );
+  try {
+    return await assertSameAnswers(
+      servers.map((server) => server.url),
+      fixtures,
+    );
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+async function measureAll(processes: 1 | 2, options: BenchOptions) {
+  const names = SCENARIOS.map((scenario) => scenario.name);
+  const results = {} as RunResults['byProcesses'][1];
+  for (const kind of KINDS) {
+    process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}, ${kind} `);
+    results[kind] = await measureServer(kind, processes, names, options);
+    process.stdout.write('\n');
+  }
+  return results;
+}
+
+/**
+ * S1 with OUTPUT_VALIDATION=off. A product stored with a currency outside the declared enum
+ * tells whether the service honours the switch: it is a 500 while validation still runs.
+ */
+async function measureWithoutValidation(
+  options: BenchOptions,
+): Promise<RunResults['validationOff']> {
+  const server = await RunningServer.start(
+    {
+      kind: 'service',
+      port: portOf('service'),
+      processes: 1,
+      extraEnv: { OUTPUT_VALIDATION: 'off' },
+    },
+    'service-validation-off',
+  );
+  try {
+    if (!(await validationIsOff(server.url))) return 'n/a';
+    return await measure(server, 'S1', options);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function validationIsOff(url: string): Promise<boolean> {
+  const sql = await connect();
+  const id = 'bench-output-validation-probe';
+  try {
+    await sql.query(
+      `INSERT INTO "${BENCH.schema}".products (id, created_at, updated_at, name, price_cents, currency, stock)
+       VALUES ($1, '2100-01-01', '2100-01-01', 'probe', 0, 'ZZZ', 0)`,
+      [id],
+    );
+    const response = await fetch(`${url}/products/${id}`);
+    await response.arrayBuffer();
+    return response.status === 200;
+  } finally {
+    await sql.query(`DELETE FROM "${BENCH.schema}".products WHERE id = $1`, [id]);
+    await sql.end();
+  }
+}
+
+async function soak(options: BenchOptions): Promise<RunResults['soak']> {
+  process.stdout.write(`soak, ${options.soakSeconds} s\n`);
+  const server = await RunningServer.start(
+    { kind: 'service', port: portOf('service'), processes: 1 },
+    'service-soak',
+  );
+  try {
+    const rssStartMiB = server.rssMiB()[0];
+    const result = await loadFor(server.url, 'soak', options.soakSeconds, DATA_FILE);
+    return { ...result, rssStartMiB, rssEndMiB: server.rssMiB()[0] };
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,121 @@
+import { Client } from 'pg';
+import { BENCH } from './bench.config';
+
+/** The rows the load script addresses: products to read and buy, customers with sessions. */
+export interface Fixtures {
+  productIds: string[];
+  customers: { userId: string; token: string; productIds: string[] }[];
+}
+
+const SEED_ID_PREFIX = '00000000-0000-7000-8000-';
+const PRODUCTS_READ = 1_000;
+const PRODUCTS_PER_CUSTOMER = 200;
+
+export async function connect(): Promise<Client> {
+  const sql = new Client({ connectionString: BENCH.databaseUrl, options: '-c timezone=UTC' });
+  await sql.connect();
+  return sql;
+}
+
+/** Whether the schema already holds the service's tables (its migrations ran). */
+export async function hasTables(sql: Client): Promise<boolean> {
+  const { rows } = await sql.query<{ exists: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AS exists`,
+    [`"${BENCH.schema}".products`],
+  );
+  return rows[0].exists;
+}
+
+export async function createSchema(sql: Client): Promise<void> {
+  await sql.query(`CREATE SCHEMA IF NOT EXISTS "${BENCH.schema}"`);
+}
+
+/**
+ * The same 100,000 products on every run, generated in SQL: ids in the UUID layout, one
+ * second apart, prices 0 to 99,999 cents, nine in ten in EUR, every tenth without a
+ * description. Loaded only when missing; rows earlier runs wrote are removed.
+ */
+export async function seedProducts(sql: Client): Promise<boolean> {
+  const table = `"${BENCH.schema}".products`;
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*) FROM ${table} WHERE id LIKE '${SEED_ID_PREFIX}%'`,
+  );
+  if (Number(rows[0].count) === BENCH.products) return false;
+  await sql.query(`TRUNCATE ${table} CASCADE`);
+  await sql.query(`
+    INSERT INTO ${table} (id, created_at, updated_at, name, description, price_cents, currency, stock)
+    SELECT '${SEED_ID_PREFIX}' || lpad(to_hex(i), 12, '0'), t, t,
+           'Product ' || i,
+           CASE WHEN i % 10 = 0 THEN NULL
+                ELSE 'A sturdy, well-made article of the bench catalogue, number ' || i || '.' END,
+           (i * 7919) % 100000,
+           CASE WHEN i % 10 = 5 THEN 'USD' ELSE 'EUR' END,
+           1000000
+    FROM generate_series(1, ${BENCH.products}) AS i,
+         LATERAL (SELECT timestamp '2026-01-01' + i * interval '1 second' AS t) AS times`);
+  await sql.query(`ANALYZE ${table}`);
+  return true;
+}
+
+/** Back to the seeded state: no carts' items, orders, events or products of earlier runs. */
+export async function resetWrites(sql: Client): Promise<void> {
+  const s = `"${BENCH.schema}"`;
+  // Checkouts took stock: give it back before the orders go.
+  await sql.query(`
+    UPDATE ${s}.products p SET stock = 1000000
+    WHERE p.id IN (SELECT DISTINCT product_id FROM ${s}.order_items)`);
+  await sql.query(
+    `TRUNCATE ${s}.cart_items, ${s}.order_items, ${s}.orders, ${s}.events, ${s}.product_revisions, ${s}.sessions`,
+  );
+  await sql.query(`DELETE FROM ${s}.products WHERE id NOT LIKE '${SEED_ID_PREFIX}%'`);
+  await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
+}
+
+/** Signs the customers up (first run only) and logs each in, through the service's API. */
+export async function prepareCustomers(sql: Client, serviceUrl: string): Promise<Fixtures> {
+  const s = `"${BENCH.schema}"`;
+  const { rows: readable } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${s}.products WHERE id LIKE '${SEED_ID_PREFIX}%' ORDER BY id
+     LIMIT ${PRODUCTS_READ}`,
+  );
+  const { rows: buyable } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${s}.products WHERE id LIKE '${SEED_ID_PREFIX}%' AND currency = 'EUR'
+     ORDER BY id DESC LIMIT ${BENCH.customers * PRODUCTS_PER_CUSTOMER}`,
+  );
+  const customers: Fixtures['customers'] = [];
+  for (let n = 0; n < BENCH.customers; n += 1) {
+    const credentials = {
+      email: `bench-customer-${n}@example.com`,
+      password: `bench password ${n}`,
+    };
+    const { rows } = await sql.query(`SELECT 1 FROM ${s}.users WHERE email_key = $1`, [
+      credentials.email,
+    ]);
+    if (rows.length === 0) {
+      await post(serviceUrl, '/users', { ...credentials, name: `Customer ${n}` });
+    }
+    const session = await post(serviceUrl, '/sessions', credentials);
+    customers.push({
+      userId: session.user_id as string,
+      token: session.token as string,
+      // Each customer buys from its own products, so two carts never wait on each other's rows.
+      productIds: buyable
+        .slice(n * PRODUCTS_PER_CUSTOMER, (n + 1) * PRODUCTS_PER_CUSTOMER)
+        .map((row) => row.id),
+    });
+  }
+  return { productIds: readable.map((row) => row.id), customers };
+}
+
+async function post(base: string, path: string, data: object): Promise<Record<string, unknown>> {
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data }),
+  });
+  const body = (await response.json()) as { data?: Record<string, unknown> };
+  if (response.status !== 201 || !body.data) {
+    throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+  return body.data;
+}

@@ -1,0 +1,63 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH } from './bench.config';
+import { CpuProfile, sharesByPackage } from './cpu-profile.analyzer';
+import type { BenchOptions } from './options';
+import { measure, portOf } from './scenarios';
+import { RunningServer } from './servers';
+
+// Always listed, so that before and after tables line up; other packages from 0.5 %.
+const LISTED = [
+  'typeorm',
+  '@nestjs/core',
+  'rxjs',
+  'express',
+  'pino/pino-http',
+  'passport',
+  'ajv',
+  'class-validator',
+  'the kit',
+  'the app',
+  'pg',
+  'node internals',
+  'garbage collector',
+];
+
+/** Runs the service with --cpu-prof under one scenario's load; time shares by package. */
+export async function profileService(scenario: string, options: BenchOptions): Promise<string> {
+  const directory = join(BENCH.workDir, 'profile');
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory, { recursive: true });
+  const server = await RunningServer.start(
+    {
+      kind: 'service',
+      port: portOf('service'),
+      processes: 1,
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${directory}`],
+    },
+    'service-profile',
+  );
+  let rate: number;
+  try {
+    rate = (await measure(server, scenario, options)).requestsPerSecond;
+  } finally {
+    await server.stop();
+  }
+  const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`the service wrote no profile into ${directory}`);
+  const profile = JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile;
+  const shares = sharesByPackage(profile).filter(
+    (share) => LISTED.includes(share.name) || share.inclusive >= 0.005,
+  );
+  const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+  return [
+    `${scenario} under --cpu-prof: ${Math.round(rate)} req/s (profiling slows the service; compare shares, not rates)`,
+    `Profile: ${join(directory, file)}`,
+    '',
+    '| package | inclusive | self |',
+    '| --- | ---: | ---: |',
+    ...shares.map(
+      (share) => `| ${share.name} | ${percent(share.inclusive)} | ${percent(share.self)} |`,
+    ),
+  ].join('\n');
+}

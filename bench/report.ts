@@ -1,0 +1,168 @@
+import type { BenchOptions } from './options';
+import { Measurement, SCENARIOS, ScenarioName, ServerResults } from './scenarios';
+import type { ServerKind } from './servers';
+import type { LoadResult } from './wrk.runner';
+
+export interface RunResults {
+  options: BenchOptions;
+  /** Results by number of processes, then by server. */
+  byProcesses: Record<1 | 2, Record<ServerKind, ServerResults>>;
+  /** S1 with OUTPUT_VALIDATION=off, or 'n/a' while the service ignores the switch. */
+  validationOff: Measurement | 'n/a';
+  soak?: LoadResult & { rssStartMiB: number; rssEndMiB: number };
+}
+
+const RSS_LIMIT_MIB = 250;
+
+/** The run as Markdown: one table per process count, then every target with PASS or MISS. */
+export function renderReport(run: RunResults): string {
+  const { options } = run;
+  return [
+    'Every figure compares servers measured in this same run: the machine is shared and',
+    'noisy, so compare ratios within one run only, never req/s across runs.',
+    `wrk, 50 keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    '',
+    '### One process',
+    '',
+    table(run, 1),
+    '',
+    '### Two processes (node:cluster, one port)',
+    '',
+    table(run, 2),
+    '',
+    ...soakLines(run),
+    '### Targets',
+    '',
+    '| target | measured | |',
+    '| --- | ---: | --- |',
+    ...targets(run).map(
+      ([name, value, pass]) =>
+        `| ${name} | ${value} | ${pass === undefined ? 'n/a' : pass ? 'PASS' : 'MISS'} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+function table(run: RunResults, processes: 1 | 2): string {
+  const servers = run.byProcesses[processes];
+  const header =
+    '| scenario | service req/s | p50 ms | p99 ms | errors | RSS MiB | Nest req/s | raw req/s | vs Nest | vs raw |' +
+    (processes === 2 ? ' vs one process |' : '');
+  const rule = '| --- ' + '| ---: '.repeat(processes === 2 ? 10 : 9) + '|';
+  const rows = SCENARIOS.map(({ name, title }) => {
+    const service = servers.service[name];
+    const nest = servers.nest[name];
+    const raw = servers.raw[name];
+    const cells = [
+      `${name} ${title}`,
+      rate(service),
+      fixed(service?.p50Ms),
+      fixed(service?.p99Ms),
+      String(service?.errors ?? '—'),
+      fixed(service?.rssMiB, 0),
+      rate(nest),
+      rate(raw),
+      ratio(service, nest),
+      ratio(service, raw),
+    ];
+    if (processes === 2) cells.push(ratio(service, run.byProcesses[1].service[name]));
+    return `| ${cells.join(' | ')} |`;
+  });
+  const rss = (['service', 'nest', 'raw'] as const).map(
+    (kind) => `${kind} ${fixed(maxRss(servers[kind]), 0)} MiB`,
+  );
+  return [
+    header,
+    rule,
+    ...rows,
+    '',
+    `RSS per process after the load (largest): ${rss.join(', ')}`,
+  ].join('\n');
+}
+
+function soakLines(run: RunResults): string[] {
+  if (!run.soak) return [];
+  const { soak, options } = run;
+  return [
+    `### Soak (service, one process, ${options.soakSeconds} s, 50 clients: product and cart reads, cart items created and deleted, checkouts)`,
+    '',
+    `${Math.round(soak.requestsPerSecond)} req/s, p50 ${fixed(soak.p50Ms)} ms, p99 ${fixed(soak.p99Ms)} ms, ${soak.errors} errors, RSS ${fixed(soak.rssStartMiB, 0)} → ${fixed(soak.rssEndMiB, 0)} MiB`,
+    '',
+  ];
+}
+
+type Target = [name: string, measured: string, pass: boolean | undefined];
+
+function targets(run: RunResults): Target[] {
+  const one = run.byProcesses[1];
+  const vs = (name: ScenarioName, base: ServerResults, min: number, label: string): Target => {
+    const value = quotient(one.service[name], base[name]);
+    return [
+      `${name} >= ${min}x ${label}`,
+      times(value),
+      value === undefined ? undefined : value >= min,
+    ];
+  };
+  const measured = ([1, 2] as const)
+    .flatMap((processes) => Object.values(run.byProcesses[processes].service))
+    .filter((measurement): measurement is Measurement => measurement !== undefined);
+  const validationCost =
+    run.validationOff === 'n/a' || !one.service.S1
+      ? undefined
+      : 1 - one.service.S1.requestsPerSecond / run.validationOff.requestsPerSecond;
+  const worstTail = measured.reduce((worst, m) => Math.max(worst, m.p99Ms / m.p50Ms), 0);
+  const errors = measured.reduce((sum, m) => sum + m.errors, 0) + (run.soak?.errors ?? 0);
+  const rss = Math.max(...measured.map((m) => m.rssMiB), run.soak?.rssEndMiB ?? 0);
+  const scaling = quotient(run.byProcesses[2].service.S1, one.service.S1);
+  return [
+    vs('S1', one.nest, 1.3, 'hand-written Nest'),
+    vs('S2', one.nest, 1.3, 'hand-written Nest'),
+    vs('S2f', one.nest, 1.3, 'hand-written Nest'),
+    vs('S3', one.nest, 1.0, 'hand-written Nest'),
+    vs('S1', one.raw, 0.5, 'raw node:http + pg'),
+    [
+      'output validation costs <= 5% of S1',
+      validationCost === undefined
+        ? 'n/a (OUTPUT_VALIDATION ignored)'
+        : `${(validationCost * 100).toFixed(1)}%`,
+      validationCost === undefined ? undefined : validationCost <= 0.05,
+    ],
+    ['p99 <= 4x p50 in every scenario (worst)', times(worstTail), worstTail <= 4],
+    ['zero errors (service, every scenario and the soak)', String(errors), errors === 0],
+    [
+      `RSS <= ${RSS_LIMIT_MIB} MiB per process after every scenario and the soak (largest)`,
+      `${fixed(rss, 0)} MiB`,
+      rss <= RSS_LIMIT_MIB,
+    ],
+    [
+      'two processes >= 1.6x one on S1',
+      times(scaling),
+      scaling === undefined ? undefined : scaling >= 1.6,
+    ],
+  ];
+}
+
+function quotient(a?: LoadResult, b?: LoadResult): number | undefined {
+  return a && b ? a.requestsPerSecond / b.requestsPerSecond : undefined;
+}
+
+function ratio(a?: LoadResult, b?: LoadResult): string {
+  return times(quotient(a, b));
+}
+
+function times(value?: number): string {
+  return value === undefined ? '—' : `${value.toFixed(2)}x`;
+}
+
+function rate(result?: LoadResult): string {
+  return result ? Math.round(result.requestsPerSecond).toLocaleString('en') : '—';
+}
+
+function fixed(value: number | undefined, digits = 1): string {
+  return value === undefined ? '—' : value.toFixed(digits);
+}
+
+function maxRss(results: ServerResults): number | undefined {
+  const values = Object.values(results).map((m) => m.rssMiB);
+  return values.length > 0 ? Math.max(...values) : undefined;
+}

@@ -1,0 +1,119 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH, serverEnvironment } from './bench.config';
+
+export type ServerKind = 'service' | 'nest' | 'raw';
+
+export const SERVER_NAMES: Record<ServerKind, string> = {
+  service: 'this service',
+  nest: 'hand-written Nest',
+  raw: 'raw node:http + pg',
+};
+
+// Entry files, relative to the repository root (compiled).
+const ENTRIES: Record<ServerKind, string> = {
+  service: 'dist/apps/api/src/main.js',
+  nest: 'dist/bench/baselines/nest/main.js',
+  raw: 'dist/bench/baselines/raw/raw.server.js',
+};
+
+export interface ServerOptions {
+  kind: ServerKind;
+  port: number;
+  processes: 1 | 2;
+  extraEnv?: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+  /** A file to load instead of the entry; it receives the entry as its first argument. */
+  wrapper?: string;
+}
+
+/** One server under test: a process, or a node:cluster primary with its workers. */
+export class RunningServer {
+  private constructor(
+    readonly options: ServerOptions,
+    private readonly child: ChildProcess,
+    readonly logFile: string,
+  ) {}
+
+  static async start(options: ServerOptions, label: string): Promise<RunningServer> {
+    const logFile = join(BENCH.workDir, `${label}.log`);
+    const log = openSync(logFile, 'a');
+    const entry = join(BENCH.root, ENTRIES[options.kind]);
+    const script =
+      options.processes === 2
+        ? [join(__dirname, 'cluster.launcher.js'), entry]
+        : options.wrapper
+          ? [options.wrapper, entry]
+          : [entry];
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
+      cwd: BENCH.root,
+      env: { ...serverEnvironment(options.port), ...options.extraEnv },
+      stdio: ['ignore', log, log],
+    });
+    const server = new RunningServer(options, child, logFile);
+    await server.waitUntilServing();
+    return server;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.options.port}`;
+  }
+
+  /** Resident memory of each serving process (the workers under a cluster), in MiB. */
+  rssMiB(): number[] {
+    const pid = this.child.pid!;
+    const pids = this.options.processes === 2 ? childrenOf(pid) : [pid];
+    return pids.map(rssOf);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  // Ready when every process answers: a cluster's workers each take some of the probes.
+  private async waitUntilServing(): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) {
+        throw new Error(`${this.options.kind} exited at start; see ${this.logFile}`);
+      }
+      const serving = this.options.processes === 2 ? childrenOf(this.child.pid!).length : 1;
+      if (serving === this.options.processes && (await answers(`${this.url}/products?limit=1`)))
+        return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await this.stop('SIGKILL');
+    throw new Error(`${this.options.kind} did not start within 60 s; see ${this.logFile}`);
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return text ? text.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kiB / 1024;
+}

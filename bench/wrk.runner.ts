@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BENCH } from './bench.config';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Socket errors, timeouts and answers other than 2xx or 3xx. */
+  errors: number;
+}
+
+const run = promisify(execFile);
+
+/** Whether wrk is installed; the bench says how to install it when it is not. */
+export async function hasWrk(): Promise<boolean> {
+  try {
+    await run('wrk', ['--version']);
+    return true;
+  } catch (error) {
+    // wrk --version prints its banner and exits 1.
+    return (error as { stdout?: string }).stdout?.startsWith('wrk') ?? false;
+  }
+}
+
+/** One bounded load run of `scenario` (a mix of load.lua) against `url`. */
+export async function loadFor(
+  url: string,
+  scenario: string,
+  seconds: number,
+  dataFile: string,
+  connections: number = BENCH.connections,
+): Promise<LoadResult> {
+  const script = join(BENCH.root, 'bench', 'load.lua');
+  const { stdout } = await run(
+    'wrk',
+    [
+      '-t1',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      '--timeout',
+      '5s',
+      '-s',
+      script,
+      url,
+      '--',
+      scenario,
+      dataFile,
+    ],
+    { cwd: BENCH.root, timeout: (seconds + 30) * 1000 },
+  );
+  const line = stdout.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
+  if (!line) throw new Error(`wrk gave no result:\n${stdout}`);
+  const raw = JSON.parse(line.slice('BENCH_RESULT '.length)) as Record<string, number>;
+  return {
+    requestsPerSecond: raw.requests / (raw.duration_us / 1e6),
+    p50Ms: raw.p50_us / 1000,
+    p99Ms: raw.p99_us / 1000,
+    errors: raw.errors + raw.non2xx,
+  };
+}
