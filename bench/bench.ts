@@ -14,11 +14,9 @@ import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderReport, RunResults } from './report';
-import { DATA_FILE, measure, measureServer, portOf, SCENARIOS } from './scenarios';
-import { RunningServer, ServerKind } from './servers';
+import { DATA_FILE, measure, measureAll, portOf, SERVER_KINDS } from './scenarios';
+import { RunningServer } from './servers';
 import { hasWrk, loadFor } from './wrk.runner';
-
-const KINDS: ServerKind[] = ['service', 'nest', 'raw'];
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -36,7 +34,7 @@ async function main(): Promise<void> {
   console.log(`Byte-identical answers from all three servers for ${probes} sample requests.`);
   const run: RunResults = {
     options,
-    byProcesses: { 1: await measureAll(1, options), 2: await measureAll(2, options) },
+    byProcesses: await measureBoth(options),
     validationOff: await measureWithoutValidation(options),
     soak: options.soak ? await soak(options) : undefined,
   };
@@ -82,7 +80,7 @@ function writeDataFile(fixtures: Fixtures): void {
 
 async function checkIdentity(fixtures: Fixtures): Promise<number> {
   const servers = await Promise.all(
-    KINDS.map((kind) =>
+    SERVER_KINDS.map((kind) =>
       RunningServer.start({ kind, port: portOf(kind), processes: 1 }, `${kind}-identity`),
     ),
   );
@@ -96,15 +94,14 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-async function measureAll(processes: 1 | 2, options: BenchOptions) {
-  const names = SCENARIOS.map((scenario) => scenario.name);
-  const results = {} as RunResults['byProcesses'][1];
-  for (const kind of KINDS) {
-    process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}, ${kind} `);
-    results[kind] = await measureServer(kind, processes, names, options);
+async function measureBoth(options: BenchOptions): Promise<RunResults['byProcesses']> {
+  const byProcesses = {} as RunResults['byProcesses'];
+  for (const processes of [1, 2] as const) {
+    process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}:`);
+    byProcesses[processes] = await measureAll(processes, options);
     process.stdout.write('\n');
   }
-  return results;
+  return byProcesses;
 }
 
 /**

@@ -71,6 +71,18 @@ export async function resetWrites(sql: Client): Promise<void> {
   await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
 }
 
+/** Empties every cart: a load run ends with items it created and had not yet deleted. */
+export async function emptyCarts(): Promise<void> {
+  const sql = await connect();
+  try {
+    const s = `"${BENCH.schema}"`;
+    await sql.query(`TRUNCATE ${s}.cart_items`);
+    await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Signs the customers up (first run only) and logs each in, through the service's API. */
 export async function prepareCustomers(sql: Client, serviceUrl: string): Promise<Fixtures> {
   const s = `"${BENCH.schema}"`;

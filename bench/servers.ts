@@ -24,8 +24,6 @@ export interface ServerOptions {
   processes: 1 | 2;
   extraEnv?: NodeJS.ProcessEnv;
   nodeArgs?: string[];
-  /** A file to load instead of the entry; it receives the entry as its first argument. */
-  wrapper?: string;
 }
 
 /** One server under test: a process, or a node:cluster primary with its workers. */
@@ -41,11 +39,7 @@ export class RunningServer {
     const log = openSync(logFile, 'a');
     const entry = join(BENCH.root, ENTRIES[options.kind]);
     const script =
-      options.processes === 2
-        ? [join(__dirname, 'cluster.launcher.js'), entry]
-        : options.wrapper
-          ? [options.wrapper, entry]
-          : [entry];
+      options.processes === 2 ? [join(__dirname, 'cluster.launcher.js'), entry] : [entry];
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
       cwd: BENCH.root,
       env: { ...serverEnvironment(options.port), ...options.extraEnv },
