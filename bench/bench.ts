@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1]: see docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCH } from './bench.config';
 import {
@@ -32,12 +33,15 @@ async function main(): Promise<void> {
   }
   const probes = await checkIdentity(fixtures);
   console.log(`Byte-identical answers from all three servers for ${probes} sample requests.`);
+  const machineBefore = await describeMachine();
   const run: RunResults = {
     options,
+    machine: '',
     byProcesses: await measureBoth(options),
     validationOff: await measureWithoutValidation(options),
     soak: options.soak ? await soak(options) : undefined,
   };
+  run.machine = `${machineBefore}; load average after: ${loadAverage()}`;
   const report = renderReport(run);
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n\n${report}\nServer logs and this report: ${BENCH.workDir}`);
@@ -159,6 +163,25 @@ async function soak(options: BenchOptions): Promise<RunResults['soak']> {
   } finally {
     await server.stop();
   }
+}
+
+async function describeMachine(): Promise<string> {
+  const sql = await connect();
+  try {
+    const { rows } = await sql.query<{ server_version: string }>('SHOW server_version');
+    const memory = (totalmem() / 2 ** 30).toFixed(1);
+    return [
+      `${availableParallelism()} cores, ${memory} GiB, Node ${process.versions.node}, PostgreSQL ${rows[0].server_version}`,
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average before: ${loadAverage()}`,
+    ].join('; ');
+  } finally {
+    await sql.end();
+  }
+}
+
+// Other work on the machine shows here: the 1-minute load average against the cores.
+function loadAverage(): string {
+  return loadavg()[0].toFixed(1);
 }
 
 main().catch((error: unknown) => {

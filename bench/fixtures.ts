@@ -9,7 +9,7 @@ export interface Fixtures {
 
 const SEED_ID_PREFIX = '00000000-0000-7000-8000-';
 const PRODUCTS_READ = 1_000;
-const PRODUCTS_PER_CUSTOMER = 200;
+const PRODUCTS_PER_CUSTOMER = 400;
 
 export async function connect(): Promise<Client> {
   const sql = new Client({ connectionString: BENCH.databaseUrl, options: '-c timezone=UTC' });
@@ -110,7 +110,8 @@ export async function prepareCustomers(sql: Client, serviceUrl: string): Promise
     customers.push({
       userId: session.user_id as string,
       token: session.token as string,
-      // Each customer buys from its own products, so two carts never wait on each other's rows.
+      // Each customer adds its own products in turn: an item is gone long before its customer
+      // comes round to that product again, so no add is a duplicate (409).
       productIds: buyable
         .slice(n * PRODUCTS_PER_CUSTOMER, (n + 1) * PRODUCTS_PER_CUSTOMER)
         .map((row) => row.id),

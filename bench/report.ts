@@ -5,6 +5,8 @@ import type { LoadResult } from './wrk.runner';
 
 export interface RunResults {
   options: BenchOptions;
+  /** Cores, memory, Node, PostgreSQL, date and load average: the conditions of the run. */
+  machine: string;
   /** Results by number of processes, then by server. */
   byProcesses: Record<1 | 2, Record<ServerKind, ServerResults>>;
   /** S1 with OUTPUT_VALIDATION=off, or 'n/a' while the service ignores the switch. */
@@ -21,6 +23,7 @@ export function renderReport(run: RunResults): string {
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
     `wrk, 50 keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    run.machine,
     '',
     '### One process',
     '',
@@ -68,15 +71,16 @@ function table(run: RunResults, processes: 1 | 2): string {
     if (processes === 2) cells.push(ratio(service, run.byProcesses[1].service[name]));
     return `| ${cells.join(' | ')} |`;
   });
-  const rss = (['service', 'nest', 'raw'] as const).map(
-    (kind) => `${kind} ${fixed(maxRss(servers[kind]), 0)} MiB`,
-  );
+  const kinds = ['service', 'nest', 'raw'] as const;
+  const rss = kinds.map((kind) => `${kind} ${fixed(maxRss(servers[kind]), 0)} MiB`);
+  const errors = kinds.map((kind) => `${kind} ${totalErrors(servers[kind])}`);
   return [
     header,
     rule,
     ...rows,
     '',
     `RSS per process after the load (largest): ${rss.join(', ')}`,
+    `Errors in all scenarios: ${errors.join(', ')}`,
   ].join('\n');
 }
 
@@ -160,6 +164,10 @@ function rate(result?: LoadResult): string {
 
 function fixed(value: number | undefined, digits = 1): string {
   return value === undefined ? '—' : value.toFixed(digits);
+}
+
+function totalErrors(results: ServerResults): number {
+  return Object.values(results).reduce((sum, m) => sum + m.errors, 0);
 }
 
 function maxRss(results: ServerResults): number | undefined {

@@ -32,7 +32,7 @@ export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'raw'];
 
 /**
  * Starts the three servers side by side and runs each scenario on one after the other, so
- * that the figures a ratio compares are taken minutes apart at most.
+ * that the figures a ratio compares are taken seconds apart, not minutes.
  */
 export async function measureAll(
   processes: 1 | 2,

@@ -5,12 +5,6 @@ import { BENCH, serverEnvironment } from './bench.config';
 
 export type ServerKind = 'service' | 'nest' | 'raw';
 
-export const SERVER_NAMES: Record<ServerKind, string> = {
-  service: 'this service',
-  nest: 'hand-written Nest',
-  raw: 'raw node:http + pg',
-};
-
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
   service: 'dist/apps/api/src/main.js',
@@ -36,7 +30,7 @@ export class RunningServer {
 
   static async start(options: ServerOptions, label: string): Promise<RunningServer> {
     const logFile = join(BENCH.workDir, `${label}.log`);
-    const log = openSync(logFile, 'a');
+    const log = openSync(logFile, 'w');
     const entry = join(BENCH.root, ENTRIES[options.kind]);
     const script =
       options.processes === 2 ? [join(__dirname, 'cluster.launcher.js'), entry] : [entry];
