@@ -15,9 +15,10 @@ import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderReport, RunResults } from './report';
-import { DATA_FILE, measure, measureAll, portOf, SERVER_KINDS } from './scenarios';
+import { DATA_FILE, measureAll, portOf, SERVER_KINDS } from './scenarios';
 import { RunningServer } from './servers';
-import { hasWrk, loadFor } from './wrk.runner';
+import { measureOutputValidation, soak } from './service-variants';
+import { hasWrk } from './wrk.runner';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     options,
     machine: '',
     byProcesses: await measureBoth(options),
-    validationOff: await measureWithoutValidation(options),
+    outputValidation: await measureOutputValidation(options),
     soak: options.soak ? await soak(options) : undefined,
   };
   run.machine = `${machineBefore}; load average after: ${loadAverage()}`;
@@ -106,63 +107,6 @@ async function measureBoth(options: BenchOptions): Promise<RunResults['byProcess
     process.stdout.write('\n');
   }
   return byProcesses;
-}
-
-/**
- * S1 with OUTPUT_VALIDATION=off. A product stored with a currency outside the declared enum
- * tells whether the service honours the switch: it is a 500 while validation still runs.
- */
-async function measureWithoutValidation(
-  options: BenchOptions,
-): Promise<RunResults['validationOff']> {
-  const server = await RunningServer.start(
-    {
-      kind: 'service',
-      port: portOf('service'),
-      processes: 1,
-      extraEnv: { OUTPUT_VALIDATION: 'off' },
-    },
-    'service-validation-off',
-  );
-  try {
-    if (!(await validationIsOff(server.url))) return 'n/a';
-    return await measure(server, 'S1', options);
-  } finally {
-    await server.stop();
-  }
-}
-
-async function validationIsOff(url: string): Promise<boolean> {
-  const sql = await connect();
-  const id = 'bench-output-validation-probe';
-  try {
-    await sql.query(
-      `INSERT INTO "${BENCH.schema}".products (id, created_at, updated_at, name, price_cents, currency, stock)
-       VALUES ($1, '2100-01-01', '2100-01-01', 'probe', 0, 'ZZZ', 0)`,
-      [id],
-    );
-    const response = await fetch(`${url}/products/${id}`);
-    await response.arrayBuffer();
-    return response.status === 200;
-  } finally {
-    await sql.query(`DELETE FROM "${BENCH.schema}".products WHERE id = $1`, [id]);
-    await sql.end();
-  }
-}
-
-async function soak(options: BenchOptions): Promise<RunResults['soak']> {
-  process.stdout.write(`soak, ${options.soakSeconds} s\n`);
-  const server = await RunningServer.start(
-    { kind: 'service', port: portOf('service'), processes: 1 },
-    'service-soak',
-  );
-  try {
-    const rssStartMiB = server.rssMiB()[0];
-    const result = await loadFor(server.url, 'soak', options.soakSeconds, DATA_FILE);
-    return { ...result, rssStartMiB, rssEndMiB: server.rssMiB()[0] };
-  } finally {
-    await server.stop();
-  }
 }
 
 async function describeMachine(): Promise<string> {

@@ -9,8 +9,8 @@ export interface RunResults {
   machine: string;
   /** Results by number of processes, then by server. */
   byProcesses: Record<1 | 2, Record<ServerKind, ServerResults>>;
-  /** S1 with OUTPUT_VALIDATION=off, or 'n/a' while the service ignores the switch. */
-  validationOff: Measurement | 'n/a';
+  /** S1 with output validation on and off, or 'n/a' while the service ignores the switch. */
+  outputValidation: { on: Measurement; off: Measurement } | 'n/a';
   soak?: LoadResult & { rssStartMiB: number; rssEndMiB: number };
 }
 
@@ -110,10 +110,11 @@ function targets(run: RunResults): Target[] {
   const measured = ([1, 2] as const)
     .flatMap((processes) => Object.values(run.byProcesses[processes].service))
     .filter((measurement): measurement is Measurement => measurement !== undefined);
+  const validation = run.outputValidation;
   const validationCost =
-    run.validationOff === 'n/a' || !one.service.S1
+    validation === 'n/a'
       ? undefined
-      : 1 - one.service.S1.requestsPerSecond / run.validationOff.requestsPerSecond;
+      : 1 - validation.on.requestsPerSecond / validation.off.requestsPerSecond;
   const worstTail = measured.reduce((worst, m) => Math.max(worst, m.p99Ms / m.p50Ms), 0);
   const errors = measured.reduce((sum, m) => sum + m.errors, 0) + (run.soak?.errors ?? 0);
   const rss = Math.max(...measured.map((m) => m.rssMiB), run.soak?.rssEndMiB ?? 0);

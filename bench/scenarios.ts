@@ -27,6 +27,8 @@ export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
 export const DATA_FILE = join(BENCH.workDir, 'load-data.txt');
 
 const PORTS: Record<ServerKind, number> = { service: 4101, nest: 4102, raw: 4103 };
+/** A second service beside the first, started with other settings. */
+export const VARIANT_PORT = 4104;
 
 export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'raw'];
 
