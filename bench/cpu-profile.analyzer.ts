@@ -32,7 +32,7 @@ const FAMILIES: [RegExp, string][] = [
  * The package a frame's code belongs to; undefined for frames without a script of their own
  * (V8 builtins such as JSON.stringify, (root)), whose time counts for their caller's package.
  */
-export function packageOf(url: string, functionName: string): string | undefined {
+function packageOf(url: string, functionName: string): string | undefined {
   if (functionName === '(garbage collector)') return 'garbage collector';
   if (functionName === '(program)') return 'node internals';
   // ajv compiles each schema into a generated function with no script.

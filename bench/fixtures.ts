@@ -17,15 +17,6 @@ export async function connect(): Promise<Client> {
   return sql;
 }
 
-/** Whether the schema already holds the service's tables (its migrations ran). */
-export async function hasTables(sql: Client): Promise<boolean> {
-  const { rows } = await sql.query<{ exists: boolean }>(
-    `SELECT to_regclass($1) IS NOT NULL AS exists`,
-    [`"${BENCH.schema}".products`],
-  );
-  return rows[0].exists;
-}
-
 export async function createSchema(sql: Client): Promise<void> {
   await sql.query(`CREATE SCHEMA IF NOT EXISTS "${BENCH.schema}"`);
 }
@@ -33,7 +24,7 @@ export async function createSchema(sql: Client): Promise<void> {
 /**
  * The same 100,000 products on every run, generated in SQL: ids in the UUID layout, one
  * second apart, prices 0 to 99,999 cents, nine in ten in EUR, every tenth without a
- * description. Loaded only when missing; rows earlier runs wrote are removed.
+ * description. Loaded only when they are not all there already.
  */
 export async function seedProducts(sql: Client): Promise<boolean> {
   const table = `"${BENCH.schema}".products`;

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, serverEnvironment } from './bench.config';
 
@@ -39,6 +39,7 @@ export class RunningServer {
       env: { ...serverEnvironment(options.port), ...options.extraEnv },
       stdio: ['ignore', log, log],
     });
+    closeSync(log); // the child holds its own copy
     const server = new RunningServer(options, child, logFile);
     await server.waitUntilServing();
     return server;
@@ -64,7 +65,8 @@ export class RunningServer {
     clearTimeout(timer);
   }
 
-  // Ready when every process answers: a cluster's workers each take some of the probes.
+  // Ready when all its processes run and it answers; a cluster worker still starting up
+  // misses at most part of the warm-up.
   private async waitUntilServing(): Promise<void> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
