@@ -85,7 +85,7 @@ export class RunningServer {
 
 async function answers(url: string): Promise<boolean> {
   try {
-    const response = await fetch(url);
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {

@@ -5,7 +5,6 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { verify } from 'jsonwebtoken';
 import { Pool, PoolClient } from 'pg';
-import pinoHttp from 'pino-http';
 import { v7 as uuidv7 } from 'uuid';
 import {
   CartItemRow,
@@ -17,6 +16,7 @@ import {
   productWire,
   SETTINGS,
 } from '../shop.wire';
+import { logger, logRequest } from '../request-log';
 
 type Caller = { id: string; role: string };
 class HttpError extends Error {
@@ -33,7 +33,6 @@ const pool = new Pool({
   max: SETTINGS.pool.max,
   options: SETTINGS.sessionOptions,
 });
-const logger = pinoHttp({ level: SETTINGS.logLevel });
 const cursors = new PageCursors();
 const admins = new Map<string, string>(); // static token -> user id
 
@@ -321,12 +320,12 @@ async function main(): Promise<void> {
     if (rows[0]) admins.set(token, rows[0].id);
   }
   const server = createServer((req, res) => {
-    logger(req, res);
+    logRequest(req, res);
     route(req, new URL(req.url ?? '/', 'http://localhost')).then(
       ([status, body]) => send(res, status, body),
       (error: unknown) => {
         if (error instanceof HttpError) return send(res, error.status, { error: [error.message] });
-        req.log.error(error);
+        logger.error(error);
         send(res, 500, { error: ['internal server error'] });
       },
     );
