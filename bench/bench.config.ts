@@ -17,7 +17,7 @@ export const BENCH = {
   workDir: join(tmpdir(), 'shop-api-bench'),
 } as const;
 
-export const STATIC_TOKENS = JSON.stringify([
+const STATIC_TOKENS = JSON.stringify([
   { token: BENCH.admin.token, email: BENCH.admin.email, name: 'Bench admin', role: 'admin' },
 ]);
 

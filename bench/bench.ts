@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1]: see docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCH } from './bench.config';
 import {
@@ -14,11 +15,10 @@ import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderReport, RunResults } from './report';
-import { DATA_FILE, measure, measureServer, portOf, SCENARIOS } from './scenarios';
-import { RunningServer, ServerKind } from './servers';
-import { hasWrk, loadFor } from './wrk.runner';
-
-const KINDS: ServerKind[] = ['service', 'nest', 'raw'];
+import { DATA_FILE, measureAll, portOf, SERVER_KINDS } from './scenarios';
+import { RunningServer } from './servers';
+import { measureOutputValidation, soak } from './service-variants';
+import { hasWrk } from './wrk.runner';
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -34,12 +34,15 @@ async function main(): Promise<void> {
   }
   const probes = await checkIdentity(fixtures);
   console.log(`Byte-identical answers from all three servers for ${probes} sample requests.`);
+  const machineBefore = await describeMachine();
   const run: RunResults = {
     options,
-    byProcesses: { 1: await measureAll(1, options), 2: await measureAll(2, options) },
-    validationOff: await measureWithoutValidation(options),
+    machine: '',
+    byProcesses: await measureBoth(options),
+    outputValidation: await measureOutputValidation(options),
     soak: options.soak ? await soak(options) : undefined,
   };
+  run.machine = `${machineBefore}; load average after: ${loadAverage()}`;
   const report = renderReport(run);
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n\n${report}\nServer logs and this report: ${BENCH.workDir}`);
@@ -82,7 +85,7 @@ function writeDataFile(fixtures: Fixtures): void {
 
 async function checkIdentity(fixtures: Fixtures): Promise<number> {
   const servers = await Promise.all(
-    KINDS.map((kind) =>
+    SERVER_KINDS.map((kind) =>
       RunningServer.start({ kind, port: portOf(kind), processes: 1 }, `${kind}-identity`),
     ),
   );
@@ -96,72 +99,33 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-async function measureAll(processes: 1 | 2, options: BenchOptions) {
-  const names = SCENARIOS.map((scenario) => scenario.name);
-  const results = {} as RunResults['byProcesses'][1];
-  for (const kind of KINDS) {
-    process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}, ${kind} `);
-    results[kind] = await measureServer(kind, processes, names, options);
+async function measureBoth(options: BenchOptions): Promise<RunResults['byProcesses']> {
+  const byProcesses = {} as RunResults['byProcesses'];
+  for (const processes of [1, 2] as const) {
+    process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}:`);
+    byProcesses[processes] = await measureAll(processes, options);
     process.stdout.write('\n');
   }
-  return results;
+  return byProcesses;
 }
 
-/**
- * S1 with OUTPUT_VALIDATION=off. A product stored with a currency outside the declared enum
- * tells whether the service honours the switch: it is a 500 while validation still runs.
- */
-async function measureWithoutValidation(
-  options: BenchOptions,
-): Promise<RunResults['validationOff']> {
-  const server = await RunningServer.start(
-    {
-      kind: 'service',
-      port: portOf('service'),
-      processes: 1,
-      extraEnv: { OUTPUT_VALIDATION: 'off' },
-    },
-    'service-validation-off',
-  );
-  try {
-    if (!(await validationIsOff(server.url))) return 'n/a';
-    return await measure(server, 'S1', options);
-  } finally {
-    await server.stop();
-  }
-}
-
-async function validationIsOff(url: string): Promise<boolean> {
+async function describeMachine(): Promise<string> {
   const sql = await connect();
-  const id = 'bench-output-validation-probe';
   try {
-    await sql.query(
-      `INSERT INTO "${BENCH.schema}".products (id, created_at, updated_at, name, price_cents, currency, stock)
-       VALUES ($1, '2100-01-01', '2100-01-01', 'probe', 0, 'ZZZ', 0)`,
-      [id],
-    );
-    const response = await fetch(`${url}/products/${id}`);
-    await response.arrayBuffer();
-    return response.status === 200;
+    const { rows } = await sql.query<{ server_version: string }>('SHOW server_version');
+    const memory = (totalmem() / 2 ** 30).toFixed(1);
+    return [
+      `${availableParallelism()} cores, ${memory} GiB, Node ${process.versions.node}, PostgreSQL ${rows[0].server_version}`,
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average before: ${loadAverage()}`,
+    ].join('; ');
   } finally {
-    await sql.query(`DELETE FROM "${BENCH.schema}".products WHERE id = $1`, [id]);
     await sql.end();
   }
 }
 
-async function soak(options: BenchOptions): Promise<RunResults['soak']> {
-  process.stdout.write(`soak, ${options.soakSeconds} s\n`);
-  const server = await RunningServer.start(
-    { kind: 'service', port: portOf('service'), processes: 1 },
-    'service-soak',
-  );
-  try {
-    const rssStartMiB = server.rssMiB()[0];
-    const result = await loadFor(server.url, 'soak', options.soakSeconds, DATA_FILE);
-    return { ...result, rssStartMiB, rssEndMiB: server.rssMiB()[0] };
-  } finally {
-    await server.stop();
-  }
+// Other work on the machine shows here: the 1-minute load average against the cores.
+function loadAverage(): string {
+  return loadavg()[0].toFixed(1);
 }
 
 main().catch((error: unknown) => {

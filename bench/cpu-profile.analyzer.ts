@@ -8,6 +8,7 @@ interface ProfileNode {
 }
 
 export interface CpuProfile {
+  endTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -27,9 +28,15 @@ const FAMILIES: [RegExp, string][] = [
   [/^(pg|pg-.+)$/, 'pg'],
 ];
 
-export function packageOf(url: string, functionName: string): string | undefined {
-  if (functionName === '(idle)' || functionName === '(root)') return undefined;
+/**
+ * The package a frame's code belongs to; undefined for frames without a script of their own
+ * (V8 builtins such as JSON.stringify, (root)), whose time counts for their caller's package.
+ */
+function packageOf(url: string, functionName: string): string | undefined {
   if (functionName === '(garbage collector)') return 'garbage collector';
+  if (functionName === '(program)') return 'node internals';
+  // ajv compiles each schema into a generated function with no script.
+  if (url === '') return /^validate\d*$/.test(functionName) ? 'ajv' : undefined;
   if (url.includes('/node_modules/')) {
     const path = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length);
     const parts = path.split('/');
@@ -41,28 +48,35 @@ export function packageOf(url: string, functionName: string): string | undefined
   return 'node internals';
 }
 
-/** Shares of the busy (non-idle) time, largest inclusive first. */
-export function sharesByPackage(profile: CpuProfile): PackageShare[] {
+/**
+ * Shares of the busy (non-idle) time in the profile's last `seconds`, largest inclusive
+ * first. The window leaves out the start-up, which --cpu-prof records too.
+ */
+export function sharesByPackage(profile: CpuProfile, seconds: number): PackageShare[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parentOf.set(child, node.id);
   const inclusive = new Map<string, number>();
   const self = new Map<string, number>();
+  const windowStart = profile.endTime - seconds * 1e6;
+  let sampledAt = profile.endTime - profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
   let busy = 0;
   profile.samples.forEach((leaf, index) => {
     const time = profile.timeDeltas[index] ?? 0;
-    const frame = byId.get(leaf)!.callFrame;
-    const own = packageOf(frame.url, frame.functionName);
-    if (!own) return;
-    busy += time;
-    self.set(own, (self.get(own) ?? 0) + time);
+    sampledAt += time;
+    if (sampledAt < windowStart) return;
+    if (byId.get(leaf)!.callFrame.functionName === '(idle)') return;
+    // Packages from the leaf to the root: the first one takes the self time.
     const onStack = new Set<string>();
     for (let id: number | undefined = leaf; id !== undefined; id = parentOf.get(id)) {
       const { url, functionName } = byId.get(id)!.callFrame;
       const name = packageOf(url, functionName);
       if (name) onStack.add(name);
     }
+    const own = onStack.values().next().value ?? 'node internals';
+    busy += time;
+    self.set(own, (self.get(own) ?? 0) + time);
     for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + time);
   });
   return [...inclusive.entries()]

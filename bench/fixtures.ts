@@ -9,21 +9,12 @@ export interface Fixtures {
 
 const SEED_ID_PREFIX = '00000000-0000-7000-8000-';
 const PRODUCTS_READ = 1_000;
-const PRODUCTS_PER_CUSTOMER = 200;
+const PRODUCTS_PER_CUSTOMER = 400;
 
 export async function connect(): Promise<Client> {
   const sql = new Client({ connectionString: BENCH.databaseUrl, options: '-c timezone=UTC' });
   await sql.connect();
   return sql;
-}
-
-/** Whether the schema already holds the service's tables (its migrations ran). */
-export async function hasTables(sql: Client): Promise<boolean> {
-  const { rows } = await sql.query<{ exists: boolean }>(
-    `SELECT to_regclass($1) IS NOT NULL AS exists`,
-    [`"${BENCH.schema}".products`],
-  );
-  return rows[0].exists;
 }
 
 export async function createSchema(sql: Client): Promise<void> {
@@ -33,7 +24,7 @@ export async function createSchema(sql: Client): Promise<void> {
 /**
  * The same 100,000 products on every run, generated in SQL: ids in the UUID layout, one
  * second apart, prices 0 to 99,999 cents, nine in ten in EUR, every tenth without a
- * description. Loaded only when missing; rows earlier runs wrote are removed.
+ * description. Loaded only when they are not all there already.
  */
 export async function seedProducts(sql: Client): Promise<boolean> {
   const table = `"${BENCH.schema}".products`;
@@ -71,6 +62,18 @@ export async function resetWrites(sql: Client): Promise<void> {
   await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
 }
 
+/** Empties every cart: a load run ends with items it created and had not yet deleted. */
+export async function emptyCarts(): Promise<void> {
+  const sql = await connect();
+  try {
+    const s = `"${BENCH.schema}"`;
+    await sql.query(`TRUNCATE ${s}.cart_items`);
+    await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Signs the customers up (first run only) and logs each in, through the service's API. */
 export async function prepareCustomers(sql: Client, serviceUrl: string): Promise<Fixtures> {
   const s = `"${BENCH.schema}"`;
@@ -98,7 +101,8 @@ export async function prepareCustomers(sql: Client, serviceUrl: string): Promise
     customers.push({
       userId: session.user_id as string,
       token: session.token as string,
-      // Each customer buys from its own products, so two carts never wait on each other's rows.
+      // Each customer adds its own products in turn: an item is gone long before its customer
+      // comes round to that product again, so no add is a duplicate (409).
       productIds: buyable
         .slice(n * PRODUCTS_PER_CUSTOMER, (n + 1) * PRODUCTS_PER_CUSTOMER)
         .map((row) => row.id),

@@ -93,6 +93,7 @@ async function send(url: string, request: Request): Promise<{ status: number; te
       ...(request.body ? { 'Content-Type': 'application/json' } : {}),
     },
     body: request.body ? JSON.stringify({ data: request.body }) : undefined,
+    signal: AbortSignal.timeout(10_000),
   });
   return { status: response.status, text: await response.text() };
 }

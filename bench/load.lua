@@ -1,4 +1,5 @@
--- wrk script for every scenario of the bench: wrk ... -s load.lua <url> -- <scenario> <data file>
+-- wrk script for every scenario of the bench:
+--   wrk ... -s load.lua <url> -- <scenario> <data file> <run number>
 -- The data file has one record per line: "product <id>", "admin <token>",
 -- "customer <user id> <token> <product id>,<product id>,...".
 
@@ -7,10 +8,6 @@ local products, customers, tokens_by_cart = {}, {}, {}
 local admin_token
 local queue = {} -- cart items created and not yet deleted or checked out: {id, token}
 local counter = 0
-
-local function json(body)
-  return { ["Content-Type"] = "application/json" }, body
-end
 
 local function load(path)
   for line in io.lines(path) do
@@ -81,7 +78,6 @@ end
 
 local mixes = {
   S1 = read_product,
-  S1v = read_product,
   S2 = function() return get("/products?limit=25") end,
   S2f = function() return get("/products?limit=25&filter[price_cents][gte]=90000") end,
   S3 = create_product,
@@ -101,9 +97,15 @@ local mixes = {
   end,
 }
 
+-- Each run starts its customers further along their products: requests in flight when the
+-- previous run stopped may still have added items after the bench emptied the carts.
 function init(args)
   scenario = args[1]
   load(args[2])
+  local run = tonumber(args[3])
+  for _, customer in ipairs(customers) do
+    customer.next = (run * 100) % #customer.products
+  end
   math.randomseed(1)
 end
 

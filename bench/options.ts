@@ -13,8 +13,8 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   return {
     warmupSeconds: quick ? 1 : 3,
     measureSeconds: quick ? 3 : 10,
-    soakSeconds: quick ? 15 : 60,
-    // The full run includes the soak; a quick run only when asked.
+    soakSeconds: 60,
+    // The full run includes the soak; a quick run only with --soak.
     soak: args.includes('--soak') || (!quick && !args.includes('--no-soak')),
     profile: profileAt >= 0 ? (args[profileAt + 1] ?? 'S1') : undefined,
   };

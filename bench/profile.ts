@@ -7,6 +7,7 @@ import { measure, portOf } from './scenarios';
 import { RunningServer } from './servers';
 
 // Always listed, so that before and after tables line up; other packages from 0.5 %.
+// Node internals include V8's (program): native time outside JavaScript.
 const LISTED = [
   'typeorm',
   '@nestjs/core',
@@ -46,13 +47,16 @@ export async function profileService(scenario: string, options: BenchOptions): P
   const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`the service wrote no profile into ${directory}`);
   const profile = JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile;
-  const shares = sharesByPackage(profile).filter(
-    (share) => LISTED.includes(share.name) || share.inclusive >= 0.005,
-  );
+  const measured = sharesByPackage(profile, options.measureSeconds);
+  const absent = LISTED.filter((name) => !measured.some((share) => share.name === name));
+  const shares = [
+    ...measured.filter((share) => LISTED.includes(share.name) || share.inclusive >= 0.005),
+    ...absent.map((name) => ({ name, inclusive: 0, self: 0 })),
+  ];
   const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
   return [
     `${scenario} under --cpu-prof: ${Math.round(rate)} req/s (profiling slows the service; compare shares, not rates)`,
-    `Profile: ${join(directory, file)}`,
+    `Profile: ${join(directory, file)}; shares of the busy time in the last ${options.measureSeconds} s (the measured load)`,
     '',
     '| package | inclusive | self |',
     '| --- | ---: | ---: |',

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { BENCH } from './bench.config';
-import { RunningServer, ServerKind, ServerOptions } from './servers';
+import { emptyCarts } from './fixtures';
+import { RunningServer, ServerKind } from './servers';
 import { LoadResult, loadFor } from './wrk.runner';
 import type { BenchOptions } from './options';
 
@@ -26,25 +27,34 @@ export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
 export const DATA_FILE = join(BENCH.workDir, 'load-data.txt');
 
 const PORTS: Record<ServerKind, number> = { service: 4101, nest: 4102, raw: 4103 };
+/** A second service beside the first, started with other settings. */
+export const VARIANT_PORT = 4104;
 
-/** Starts one server, runs `scenarios` against it (warm-up, then measured), and stops it. */
-export async function measureServer(
-  kind: ServerKind,
+export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'raw'];
+
+/**
+ * Starts the three servers side by side and runs each scenario on one after the other, so
+ * that the figures a ratio compares are taken seconds apart, not minutes.
+ */
+export async function measureAll(
   processes: 1 | 2,
-  scenarios: readonly ScenarioName[],
   options: BenchOptions,
-  extra: Partial<ServerOptions> = {},
-): Promise<ServerResults> {
-  const label = `${kind}-${processes}p${extra.extraEnv ? '-variant' : ''}`;
-  const server = await RunningServer.start({ kind, port: PORTS[kind], processes, ...extra }, label);
-  const results: ServerResults = {};
+): Promise<Record<ServerKind, ServerResults>> {
+  const servers = await Promise.all(
+    SERVER_KINDS.map((kind) =>
+      RunningServer.start({ kind, port: PORTS[kind], processes }, `${kind}-${processes}p`),
+    ),
+  );
+  const results: Record<ServerKind, ServerResults> = { service: {}, nest: {}, raw: {} };
   try {
-    for (const scenario of scenarios) {
-      results[scenario] = await measure(server, scenario, options);
-      process.stdout.write('.');
+    for (const { name } of SCENARIOS) {
+      process.stdout.write(` ${name}`);
+      for (const server of servers) {
+        results[server.options.kind][name] = await measure(server, name, options);
+      }
     }
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((server) => server.stop()));
   }
   return results;
 }
@@ -55,7 +65,9 @@ export async function measure(
   options: BenchOptions,
 ): Promise<Measurement> {
   await loadFor(server.url, scenario, options.warmupSeconds, DATA_FILE);
+  await emptyCarts();
   const result = await loadFor(server.url, scenario, options.measureSeconds, DATA_FILE);
+  await emptyCarts();
   return { ...result, rssMiB: Math.max(...server.rssMiB()) };
 }
 

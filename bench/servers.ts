@@ -1,15 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, serverEnvironment } from './bench.config';
 
 export type ServerKind = 'service' | 'nest' | 'raw';
-
-export const SERVER_NAMES: Record<ServerKind, string> = {
-  service: 'this service',
-  nest: 'hand-written Nest',
-  raw: 'raw node:http + pg',
-};
 
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
@@ -24,8 +18,6 @@ export interface ServerOptions {
   processes: 1 | 2;
   extraEnv?: NodeJS.ProcessEnv;
   nodeArgs?: string[];
-  /** A file to load instead of the entry; it receives the entry as its first argument. */
-  wrapper?: string;
 }
 
 /** One server under test: a process, or a node:cluster primary with its workers. */
@@ -38,19 +30,16 @@ export class RunningServer {
 
   static async start(options: ServerOptions, label: string): Promise<RunningServer> {
     const logFile = join(BENCH.workDir, `${label}.log`);
-    const log = openSync(logFile, 'a');
+    const log = openSync(logFile, 'w');
     const entry = join(BENCH.root, ENTRIES[options.kind]);
     const script =
-      options.processes === 2
-        ? [join(__dirname, 'cluster.launcher.js'), entry]
-        : options.wrapper
-          ? [options.wrapper, entry]
-          : [entry];
+      options.processes === 2 ? [join(__dirname, 'cluster.launcher.js'), entry] : [entry];
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
       cwd: BENCH.root,
       env: { ...serverEnvironment(options.port), ...options.extraEnv },
       stdio: ['ignore', log, log],
     });
+    closeSync(log); // the child holds its own copy
     const server = new RunningServer(options, child, logFile);
     await server.waitUntilServing();
     return server;
@@ -76,7 +65,8 @@ export class RunningServer {
     clearTimeout(timer);
   }
 
-  // Ready when every process answers: a cluster's workers each take some of the probes.
+  // Ready when all its processes run and it answers; a cluster worker still starting up
+  // misses at most part of the warm-up.
   private async waitUntilServing(): Promise<void> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
@@ -95,7 +85,7 @@ export class RunningServer {
 
 async function answers(url: string): Promise<boolean> {
   try {
-    const response = await fetch(url);
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {

@@ -12,6 +12,7 @@ export interface LoadResult {
 }
 
 const run = promisify(execFile);
+let runs = 0; // numbers each wrk run for load.lua
 
 /** Whether wrk is installed; the bench says how to install it when it is not. */
 export async function hasWrk(): Promise<boolean> {
@@ -30,14 +31,13 @@ export async function loadFor(
   scenario: string,
   seconds: number,
   dataFile: string,
-  connections: number = BENCH.connections,
 ): Promise<LoadResult> {
   const script = join(BENCH.root, 'bench', 'load.lua');
   const { stdout } = await run(
     'wrk',
     [
       '-t1',
-      `-c${connections}`,
+      `-c${BENCH.connections}`,
       `-d${seconds}s`,
       '--timeout',
       '5s',
@@ -47,6 +47,7 @@ export async function loadFor(
       '--',
       scenario,
       dataFile,
+      String(runs++),
     ],
     { cwd: BENCH.root, timeout: (seconds + 30) * 1000 },
   );

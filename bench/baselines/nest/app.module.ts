@@ -2,7 +2,6 @@ import { Module, ValidationPipe } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { SETTINGS } from '../shop.wire';
 import { AdminTokenGuard, SessionJwtStrategy } from './shop.auth';
 import { CartItemsController, CartsController, ProductsController } from './shop.controller';
@@ -12,7 +11,6 @@ import { ShopService } from './shop.service';
 /** The hand-written shop: entities, a service with repositories, controllers, one pipe. */
 @Module({
   imports: [
-    LoggerModule.forRoot({ pinoHttp: { level: SETTINGS.logLevel } }),
     TypeOrmModule.forRoot({
       type: 'postgres',
       url: SETTINGS.databaseUrl,

@@ -2,13 +2,18 @@
 process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { logRequest } from '../request-log';
 import { SETTINGS } from '../shop.wire';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  // Nest's own messages (start-up, errors) stay on its console logger; requests log on pino.
+  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  app.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
+    logRequest(request, response);
+    next();
+  });
   app.enableShutdownHooks();
   await app.listen(SETTINGS.port);
 }

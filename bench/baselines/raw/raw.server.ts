@@ -5,7 +5,6 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { verify } from 'jsonwebtoken';
 import { Pool, PoolClient } from 'pg';
-import pinoHttp from 'pino-http';
 import { v7 as uuidv7 } from 'uuid';
 import {
   CartItemRow,
@@ -17,6 +16,7 @@ import {
   productWire,
   SETTINGS,
 } from '../shop.wire';
+import { logger, logRequest } from '../request-log';
 
 type Caller = { id: string; role: string };
 class HttpError extends Error {
@@ -33,7 +33,6 @@ const pool = new Pool({
   max: SETTINGS.pool.max,
   options: SETTINGS.sessionOptions,
 });
-const logger = pinoHttp({ level: SETTINGS.logLevel });
 const cursors = new PageCursors();
 const admins = new Map<string, string>(); // static token -> user id
 
@@ -109,26 +108,7 @@ async function listProducts(url: URL): Promise<object> {
 }
 
 async function createProduct(caller: Caller, input: Record<string, unknown>): Promise<ProductRow> {
-  const problems = [
-    typeof input.name === 'string' && input.name.length >= 1 && input.name.length <= 200
-      ? ''
-      : 'data.name must be a string of 1 to 200 characters',
-    input.description === undefined ||
-    input.description === null ||
-    (typeof input.description === 'string' && input.description.length <= 2000)
-      ? ''
-      : 'data.description must be a string of at most 2000 characters',
-    Number.isInteger(input.price_cents) && (input.price_cents as number) >= 0
-      ? ''
-      : 'data.price_cents must be an integer of at least 0',
-    Number.isInteger(input.stock) && (input.stock as number) >= 0
-      ? ''
-      : 'data.stock must be an integer of at least 0',
-    input.currency === undefined ||
-    (typeof input.currency === 'string' && /^[A-Z]{3}$/.test(input.currency))
-      ? ''
-      : 'data.currency must be a currency code',
-  ].filter(Boolean);
+  const problems = productProblems(input);
   if (problems.length > 0) throw new HttpError(400, problems.join('; '));
   const now = new Date();
   const product: ProductRow = {
@@ -141,21 +121,37 @@ async function createProduct(caller: Caller, input: Record<string, unknown>): Pr
     currency: (input.currency as string | undefined) ?? 'EUR',
     stock: input.stock as number,
   };
-  const p = product;
+  const { id, name, description, price_cents, currency, stock } = product;
   await inTransaction(async (client) => {
     await client.query(
       `INSERT INTO products (id, created_at, updated_at, name, description, price_cents, currency, stock)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [p.id, p.created_at, p.updated_at, p.name, p.description, p.price_cents, p.currency, p.stock],
+       VALUES ($1, $2, $2, $3, $4, $5, $6, $7)`,
+      [id, now, name, description, price_cents, currency, stock],
     );
     await client.query(
       `INSERT INTO product_revisions (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock)
        VALUES ($1, $2, $2, $3, 1, $4, $5, $6, $7, $8)`,
-      [uuidv7(), now, p.id, p.name, p.description, p.price_cents, p.currency, p.stock],
+      [uuidv7(), now, id, name, description, price_cents, currency, stock],
     );
-    await recordEvent(client, 'created', 'products', p.id, caller.id);
+    await recordEvent(client, 'created', 'products', id, caller.id);
   });
   return product;
+}
+
+function productProblems(input: Record<string, unknown>): string[] {
+  const { name, description, price_cents, currency, stock } = input;
+  const problems: string[] = [];
+  if (typeof name !== 'string' || name.length < 1 || name.length > 200)
+    problems.push('data.name must be a string of 1 to 200 characters');
+  if (description != null && (typeof description !== 'string' || description.length > 2000))
+    problems.push('data.description must be a string of at most 2000 characters');
+  if (!Number.isInteger(price_cents) || (price_cents as number) < 0)
+    problems.push('data.price_cents must be an integer of at least 0');
+  if (!Number.isInteger(stock) || (stock as number) < 0)
+    problems.push('data.stock must be an integer of at least 0');
+  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)))
+    problems.push('data.currency must be a currency code');
+  return problems;
 }
 
 async function createCartItem(
@@ -324,12 +320,12 @@ async function main(): Promise<void> {
     if (rows[0]) admins.set(token, rows[0].id);
   }
   const server = createServer((req, res) => {
-    logger(req, res);
+    logRequest(req, res);
     route(req, new URL(req.url ?? '/', 'http://localhost')).then(
       ([status, body]) => send(res, status, body),
       (error: unknown) => {
         if (error instanceof HttpError) return send(res, error.status, { error: [error.message] });
-        req.log.error(error);
+        logger.error(error);
         send(res, 500, { error: ['internal server error'] });
       },
     );
