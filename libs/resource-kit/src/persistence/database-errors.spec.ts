@@ -62,6 +62,14 @@ describe('databaseFailure', () => {
     );
   });
 
+  it("maps pg's pool losing or never making a connection, raw and without a code, to 503", () => {
+    expect(databaseFailure(new Error('Connection terminated unexpectedly'))).toEqual(UNAVAILABLE);
+    expect(databaseFailure(new Error('timeout exceeded when trying to connect'))).toEqual(
+      UNAVAILABLE,
+    );
+    expect(databaseFailure(new Error('the connection of the widget is odd'))).toBeUndefined();
+  });
+
   it.each([
     ['a NOT NULL violation', '23502'],
     ['a syntax error', '42601'],

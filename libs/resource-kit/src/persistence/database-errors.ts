@@ -55,8 +55,12 @@ const UNREACHABLE: DatabaseFailure = {
 };
 
 function isLostConnection(exception: unknown): boolean {
-  return exception instanceof QueryFailedError && /connection|timeout/i.test(exception.message);
+  if (exception instanceof QueryFailedError) return /connection|timeout/i.test(exception.message);
+  // Reads outside a transaction go straight to pg's pool, which words these without a code.
+  return exception instanceof Error && PG_LOST_CONNECTION.test(exception.message);
 }
+
+const PG_LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect)/;
 
 // SQLite reports ON DELETE RESTRICT as a trigger constraint, with a foreign key message.
 function isSqliteRestrict(code: string, exception: unknown): boolean {
