@@ -394,6 +394,12 @@ describe('resource-kit conventions', () => {
       const answer = await raw('GET /widgets HTTP/1.1\r\nHost: x\r\nbroken header line\r\n\r\n');
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(answer).toMatch(/Content-Type: application\/json/);
+      // Security headers, though no middleware ran.
+      expect(answer).toMatch(/X-Content-Type-Options: nosniff\r\n/);
+      expect(answer).toMatch(
+        /Content-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n/,
+      );
+      expect(answer).toMatch(/X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n/);
       expect(answer.endsWith('{"error":["the request is malformed"]}')).toBe(true);
     });
 

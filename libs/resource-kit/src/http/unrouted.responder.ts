@@ -5,6 +5,13 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 
+// No framework middleware runs for these answers: the headers every JSON error deserves
+// (no sniffing, no framing, nothing loaded, no referrer) are written here.
+const RAW_ANSWER_HEADERS =
+  'X-Content-Type-Options: nosniff\r\n' +
+  "Content-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n" +
+  'X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n';
+
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   431: 'Request Header Fields Too Large',
@@ -43,6 +50,7 @@ export class UnroutedResponder implements OnApplicationBootstrap {
     const body = JSON.stringify({ [this.options.errorKey]: [message] });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\n` +
+        RAW_ANSWER_HEADERS +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
