@@ -96,13 +96,26 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     filters: readonly FilterCondition[] = [],
     operation: Operation = 'read',
   ): Promise<T> {
-    const [entity] = isStorableId(id)
-      ? await this.selection(context, operation).equals('id', id).filter(filters).rows()
-      : [];
+    const entity = await this.find(id, context, filters, operation);
     if (!entity) {
       const matching = filters.length > 0 ? ' matching the filter' : '';
       throw notFound(`no ${this.definition.type} with id ${id}${matching}`);
     }
+    return entity;
+  }
+
+  /** `read` for services: undefined instead of 404. */
+  async find(
+    id: string,
+    context: RequestContext,
+    filters: readonly FilterCondition[] = [],
+    operation: Operation = 'read',
+  ): Promise<T | undefined> {
+    if (!isStorableId(id)) return undefined;
+    const [entity] = await this.selection(context, operation)
+      .equals('id', id)
+      .filter(filters)
+      .rows();
     return entity;
   }
 
