@@ -18,11 +18,12 @@ interface Route {
 }
 
 /**
- * The one guard of resource routes. First 404 for a path not spelled as declared, then 405
- * (with Allow) for a verb the resource does not support on this path, before authentication
- * or validation; then each operation's declared access level: public operations need no token (a valid one still identifies the caller),
- * others a valid bearer token (401 otherwise), admin operations an administrator (403
- * otherwise). Static tokens are tried before JWTs; passport runs only when a token is sent.
+ * The one guard of resource routes, in this order: 404 for a path not spelled as declared;
+ * 405 (with Allow) for a verb the resource does not support on this path, before
+ * authentication or validation; then the operation's declared access level: public needs no
+ * token (a valid one still identifies the caller), others a valid bearer token (401), admin
+ * an administrator (403). Static tokens are tried before JWTs; passport runs only when a
+ * token is sent.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard(['static-token', 'jwt']) {
