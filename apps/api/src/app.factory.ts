@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { corsFor, securityHeaders, varyOnOrigin } from './http/http-edges';
 import { createLogger, NestPinoLogger } from './logging/app-logger';
+import { requestTimeLimit } from './lifecycle/request-time-limit.middleware';
 import { requestLog } from './logging/request-log.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -31,6 +32,7 @@ export async function createApp(
   app.set('trust proxy', config.http.trustProxy);
   // Before anything answers, so that every request, a CORS preflight included, is seen.
   app.use(requestLog(logger), app.get(MetricsService).observe);
+  app.use(requestTimeLimit(config.requestTimeoutMs));
   app.use(securityHeaders(config.http));
   if (config.http.corsOrigins.length > 0) {
     app.use(varyOnOrigin);
