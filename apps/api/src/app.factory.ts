@@ -30,6 +30,8 @@ export async function createApp(
   app.useLogger(new NestPinoLogger(logger));
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
   app.set('trust proxy', config.http.trustProxy);
+  // Helmet's headers are applied from a list taken once, which cannot remove this one.
+  app.disable('x-powered-by');
   // Before anything answers, so that every request, a CORS preflight included, is seen.
   app.use(requestLog(logger), app.get(MetricsService).observe);
   app.use(requestTimeLimit(config.requestTimeoutMs));
