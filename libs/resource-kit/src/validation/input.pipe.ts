@@ -11,7 +11,7 @@ import { ResourceRegistry } from '../controller/resource-registry';
 import { invalidInput } from '../errors/kit.error';
 import { assertBodyReadable } from '../http/json-body.middleware';
 import type { ResourceDefinition } from '../metadata/definition';
-import { InputMode } from './input-dto.factory';
+import type { InputMode } from './input.schema';
 import { parseInput, ResourceInput } from './input.parser';
 import { requestContextOf } from '../controller/request-context.decorator';
 import type { RequestContext } from '../controller/request-context';
