@@ -128,7 +128,7 @@ function valueText(
   const limit = String(error.params.limit);
   switch (keyword) {
     case 'pattern':
-      return String(value).includes('\u0000')
+      return (value as string).includes('\u0000')
         ? 'must not contain U+0000'
         : 'must be well-formed Unicode text';
     case 'maxLength':

@@ -15,7 +15,7 @@ export function inputValidatorOf(
   mode: InputMode,
 ): ValidateFunction {
   let compiled = validators.get(definition);
-  if (!compiled) validators.set(definition, (compiled = new Map()));
+  if (!compiled) validators.set(definition, (compiled = new Map<InputMode, ValidateFunction>()));
   let validate = compiled.get(mode);
   if (!validate) compiled.set(mode, (validate = ajv.compile(inputSchema(definition, mode))));
   return validate;
