@@ -60,6 +60,8 @@ const members = {
   },
   owner_id: { type: 'string', maxLength: 36, ...text },
 };
+const without = (names: string[]) =>
+  Object.fromEntries(Object.entries(members).filter(([name]) => !names.includes(name)));
 const body = (data: object) => ({
   type: 'object',
   additionalProperties: false,
@@ -69,17 +71,16 @@ const body = (data: object) => ({
 
 describe('inputSchema', () => {
   it('holds the writable members of a create, their rules, and those required', () => {
-    const { grade: _patchOnly, ...created } = members;
     expect(inputSchema(parts, 'create')).toEqual(
       body({
         required: ['contact', 'count', 'owner_ids'],
-        properties: { type: { const: 'parts' }, ...created },
+        properties: { type: { const: 'parts' }, ...without(['grade']) },
       }),
     );
   });
 
   it('holds the members a PATCH may change, none required, and the id', () => {
-    const { sealed: _c, owner_ids: _i, ...patched } = members;
+    const patched = without(['sealed', 'owner_ids']);
     expect(inputSchema(parts, 'patch')).toEqual(
       body({ properties: { type: { const: 'parts' }, id: { type: 'string' }, ...patched } }),
     );
