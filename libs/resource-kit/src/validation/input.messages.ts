@@ -60,7 +60,8 @@ function problemOf(
   definition: ResourceDefinition,
   mode: InputMode,
 ): Problem {
-  const [, top, member, ...deeper] = error.instancePath.split('/').map(unescapePointer);
+  // Attribute names hold no "/" or "~", so the pointer's segments are the names themselves.
+  const [, top, member, ...deeper] = error.instancePath.split('/');
   if (top === undefined) return bodyProblem(error);
   if (member === undefined) return dataProblem(error, definition, mode);
   if (member === 'type') {
@@ -168,11 +169,6 @@ function compareOrders(a: readonly number[], b: readonly number[]): number {
     if (difference !== 0) return difference;
   }
   return 0;
-}
-
-// JSON Pointer escapes `~` and `/` in member names.
-function unescapePointer(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
