@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import {
   ResourceDefinition,
   ResourceRegistry,
 } from '@app/resource-kit';
+import { checksum } from './support/database-checksum';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -120,21 +121,6 @@ async function idsByType(
     );
   }
   return ids;
-}
-
-// Every row of every table, hashed: any change a request made shows.
-async function checksum(dataSource: DataSource): Promise<string> {
-  const hash = createHash('sha256');
-  const escape = (name: string) => dataSource.driver.escape(name);
-  // Ordered by the primary key (the kit's idempotency_keys has no id).
-  for (const { tableName, primaryColumns } of dataSource.entityMetadatas) {
-    const order = primaryColumns.map((column) => escape(column.databaseName)).join(', ');
-    const rows: unknown = await dataSource.query(
-      `SELECT * FROM ${escape(tableName)} ORDER BY ${order}`,
-    );
-    hash.update(JSON.stringify(rows));
-  }
-  return hash.digest('hex');
 }
 
 function send(service: TestApp, call: Call) {

@@ -12,7 +12,7 @@ import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { ResourceResponse } from '../serialization/resource-response';
 import { assertReferencesVisible } from '../validation/input-references';
-import type { InputMode } from '../validation/input-dto.factory';
+import type { InputMode } from '../validation/input.schema';
 import { parseInput, type ResourceInput } from '../validation/input.parser';
 import type { PathShape } from './operation';
 import type { RequestContext } from './request-context';

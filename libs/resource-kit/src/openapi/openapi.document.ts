@@ -1,6 +1,7 @@
-import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
+import type { ResourceDefinition } from '../metadata/definition';
 import type { PaginationStyle } from '../query/pagination';
-import { attributeSchema, JsonSchema, outputSchema } from '../validation/output.schema';
+import { inputSchema } from '../validation/input.schema';
+import { JsonSchema, outputSchema } from '../validation/output.schema';
 import { pathsOf } from './openapi.paths';
 
 export interface OpenApiOptions {
@@ -55,33 +56,4 @@ function schemasOf(definition: ResourceDefinition): [string, JsonSchema][] {
   if (definition.operations.has('update'))
     schemas.push([`${definition.type}.patch`, inputSchema(definition, 'patch')]);
   return schemas;
-}
-
-function inputSchema(definition: ResourceDefinition, mode: 'create' | 'patch'): JsonSchema {
-  const writable = definition.attributes.filter((attribute) => attribute.writable[mode]);
-  const required = mode === 'create' ? writable.filter((a) => a.required).map((a) => a.name) : [];
-  const data = {
-    type: 'object',
-    additionalProperties: false,
-    ...(required.length > 0 && { required }),
-    properties: {
-      type: { const: definition.type },
-      ...(mode === 'patch' && { id: { type: 'string' } }),
-      ...Object.fromEntries(
-        writable.map((attribute) => [attribute.name, inputAttributeSchema(attribute)]),
-      ),
-    },
-  };
-  return { type: 'object', additionalProperties: false, required: ['data'], properties: { data } };
-}
-
-function inputAttributeSchema(attribute: AttributeDefinition): JsonSchema {
-  if (attribute.type !== 'ids') return attributeSchema(attribute);
-  return {
-    type: 'array',
-    items: { type: 'string', maxLength: 36 },
-    minItems: 1,
-    maxItems: 100,
-    uniqueItems: true,
-  };
 }

@@ -1,7 +1,19 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
-// In a `u` pattern a surrogate pair is one code point, so this matches only lone halves.
-const LONE_SURROGATE = /\p{Cs}/u;
+
+// JSON Schema patterns (ECMA-262, read with the `u` flag as ajv does) of the wire forms the
+// store can hold; the input schema publishes them. Plain classes and ranges only, the subset
+// JSON Schema recommends for portable patterns.
+const YEAR = '(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})';
+const DAY = `${YEAR}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])`;
+/** `YYYY-MM-DD` from year 0001; the `date` format adds that the day exists. */
+export const DATE_PATTERN = `^${DAY}$`;
+/** UTC `YYYY-MM-DDTHH:MM:SSZ` (no fraction, no offset, no leap second); `date-time` checks the day. */
+export const TIME_PATTERN = `^${DAY}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$`;
+// With the `u` flag a surrogate pair is one code point, so the range matches only lone halves.
+/** Text without U+0000 or a lone surrogate. */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
+const STORABLE_TEXT = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
 /** Integer attributes are 32-bit columns, unless a declaration gives other limits. */
 export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
@@ -11,7 +23,7 @@ export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;
  * surrogate (not Unicode; drivers would store U+FFFD instead).
  */
 export function isStorableText(text: string): boolean {
-  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+  return STORABLE_TEXT.test(text);
 }
 
 /** `YYYY-MM-DD`, and a day that exists (no February 30th). */

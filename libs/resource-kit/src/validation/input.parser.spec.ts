@@ -26,6 +26,16 @@ class Gizmo extends ResourceEntity {
   @Attribute({ type: 'time', optional: true }) inspectedAt!: Date;
   @Attribute({ type: 'integer', writable: false }) nameLength!: number;
   @ToOne(() => Stamp, { optional: true, nullable: true }) stampId!: string | null;
+  @Attribute({ type: 'string', format: 'email', optional: true }) contact!: string;
+  @Attribute({
+    type: 'ids',
+    target: () => Stamp,
+    writable: 'create',
+    optional: true,
+    column: false,
+  })
+  stampIds!: string[];
+  @Attribute({ type: 'enum', values: ['new', 'done'], writable: 'patch' }) state!: string;
 }
 
 const gizmos = readResourceDefinition(Gizmo);
@@ -189,5 +199,63 @@ describe('parseInput: PATCH', () => {
   // class-validator's forbidUnknownValues (default true) reports the object itself.
   it('accepts an empty PATCH of a resource with no patchable member', () => {
     expect(parseInput({ data: {} }, stamps, 'patch', 's1').size).toBe(0);
+  });
+});
+
+describe('parseInput: what the input schema adds', () => {
+  it('checks the email format the document publishes', () => {
+    expect(create({ contact: 'ann@example.com' }).get('contact')).toBe('ann@example.com');
+    expect(createProblems({ contact: 'not-an-email' })).toEqual([
+      'data.contact must be an email address',
+    ]);
+  });
+
+  it('refuses a lone surrogate, naming the member', () => {
+    expect(createProblems({ name: 'a\ud800' })).toEqual([
+      'data.name must be well-formed Unicode text',
+    ]);
+  });
+
+  // As PostgreSQL counts varchar(n). The DTO skipped variation selectors: 500 on PostgreSQL.
+  it('counts lengths in code points', () => {
+    expect(create({ name: '😀😀😀😀\ufe0f' }).get('name')).toBe('😀😀😀😀\ufe0f');
+    expect(createProblems({ name: 'abcde\ufe0f' })).toEqual([
+      'data.name must be at most 5 characters',
+    ]);
+  });
+
+  it('refuses the year 0 and a leap second', () => {
+    expect(
+      createProblems({ released_on: '0000-01-01', inspected_at: '2016-12-31T23:59:60Z' }),
+    ).toEqual([
+      'data.released_on must be a date in the form YYYY-MM-DD',
+      'data.inspected_at must be a UTC time in the form YYYY-MM-DDTHH:MM:SSZ',
+    ]);
+  });
+
+  it.each([
+    ['not an array', 'a string', 'must be an array of ids'],
+    ['no id', [], 'must hold at least one id'],
+    ['101 ids', Array.from({ length: 101 }, (_, i) => `s${i}`), 'must hold at most 100 ids'],
+    ['an id twice', ['s1', 's1'], 'must not repeat an id'],
+    ['an id that is no string', [1], 'must hold only id strings'],
+    ['an id longer than the id column', ['s'.repeat(37)], 'must hold only id strings'],
+    ['an id with U+0000', ['s\u0000'], 'must hold only id strings'],
+  ])('refuses ids: %s', (_case, ids, problem) => {
+    expect(createProblems({ stamp_ids: ids })).toEqual([`data.stamp_ids ${problem}`]);
+  });
+
+  it('says when a member can be set only by PATCH', () => {
+    expect(createProblems({ state: 'done' })).toEqual(['data.state can be set only on update']);
+    expect(patch({ state: 'done' }).get('state')).toBe('done');
+  });
+
+  it('reports the first rule a member breaks, once', () => {
+    expect(createProblems({ name: 'a\u0000cdefgh' })).toEqual([
+      'data.name must not contain U+0000',
+    ]);
+    expect(createProblems({ stamp_ids: [1, 1] })).toEqual([
+      'data.stamp_ids must hold only id strings',
+    ]);
   });
 });

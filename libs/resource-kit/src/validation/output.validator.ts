@@ -1,5 +1,4 @@
 import Ajv, { ValidateFunction } from 'ajv';
-import { isEmail } from 'class-validator';
 import type { ResourceDefinition } from '../metadata/definition';
 import { isCalendarDate, isUtcTime } from './formats';
 import { outputSchema } from './output.schema';
@@ -19,11 +18,7 @@ export class OutputValidationError extends Error {
 const ajv = new Ajv({
   allErrors: true,
   strict: true,
-  formats: {
-    date: isCalendarDate,
-    'date-time': isUtcTime,
-    email: (value: string) => isEmail(value),
-  },
+  formats: { date: isCalendarDate, 'date-time': isUtcTime },
 });
 const compiled = new WeakMap<
   ResourceDefinition,
