@@ -45,3 +45,9 @@ export async function startTestApp(
     },
   };
 }
+
+/** Puts the service on a free port of this machine, for clients that speak real HTTP; its origin. */
+export async function listenOnFreePort(service: TestApp): Promise<string> {
+  await service.app.listen(0, '127.0.0.1');
+  return service.app.getUrl();
+}

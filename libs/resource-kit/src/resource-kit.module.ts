@@ -24,6 +24,7 @@ import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyMiddleware } from './http/json-body.middleware';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
+import { OpenApiService } from './openapi/openapi.service';
 import { CursorCodec } from './query/cursor.codec';
 import { EntityTagInterceptor } from './conditional/entity-tag.interceptor';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
@@ -78,6 +79,7 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         },
         IdempotencyStore,
         ResourceRegistry,
+        OpenApiService,
         TransactionRunner,
         JsonBodyMiddleware,
         UnroutedResponder,
@@ -98,6 +100,7 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         RESOURCE_KIT_OPTIONS,
         CURSOR_CODEC,
         ResourceRegistry,
+        OpenApiService,
         StaticTokenRegistry,
         TokenIssuer,
         TransactionRunner,
