@@ -17,7 +17,8 @@ export interface TestApp {
 
 /**
  * Boots the real service (real HTTP server, real database of this project's engine), with
- * one static admin token. Pass `database` to start a second instance on the same database,
+ * one static admin token. It is built by createApp, exactly as production builds it, not by a
+ * Nest TestingModule: the shop's specs override nothing (the kit's fixture app uses one). Pass `database` to start a second instance on the same database,
  * `logs` to read its log lines.
  */
 export async function startTestApp(
