@@ -51,7 +51,9 @@ const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', 
         .map((definition) => definition.type);
       const shown = page.locator('.opblock-tag');
       await shown.first().waitFor();
-      const tags = await shown.evaluateAll((tags) => tags.map((tag) => tag.dataset.tag));
+      const tags = await Promise.all(
+        (await shown.all()).map((tag) => tag.getAttribute('data-tag')),
+      );
       expect(tags.sort()).toEqual(declared.sort());
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, `docs-page-${ENGINE}.png`) });
