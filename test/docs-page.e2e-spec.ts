@@ -12,7 +12,7 @@ const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const ENGINE = process.env.TEST_DATABASE ?? 'sqlite';
 // Runs in the page before its own scripts: every load the page's policy blocks is reported.
 // Launching a browser and driving the page take longer than a request does.
-const BROWSER_MS = 90_000;
+const BROWSER_MS = 120_000;
 const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (event) =>
   reportViolation(event.effectiveDirective + ' blocked ' + event.blockedURI));`;
 
@@ -31,7 +31,7 @@ const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', 
     chromium = await launchChromium();
     page = await chromium.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Below the test's own limit, so that a missing element is named in the failure.
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(30_000);
     page.on('request', (request) => requested.push(request.url()));
     await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
     await page.addInitScript(REPORT_VIOLATIONS);
