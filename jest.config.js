@@ -27,7 +27,7 @@ module.exports = {
   // and scrypt, which want room on a busy machine.
   testTimeout: 30_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,clients}/**/*.spec.ts'] },
     e2e('sqlite'),
     e2e('postgres'),
   ],

@@ -17,7 +17,8 @@ export interface TestApp {
 
 /**
  * Boots the real service (real HTTP server, real database of this project's engine), with
- * one static admin token. Pass `database` to start a second instance on the same database,
+ * one static admin token. It is built by createApp, exactly as production builds it, not by a
+ * Nest TestingModule: the shop's specs override nothing (the kit's fixture app uses one). Pass `database` to start a second instance on the same database,
  * `logs` to read its log lines.
  */
 export async function startTestApp(
@@ -44,4 +45,10 @@ export async function startTestApp(
       if (!shared) await database.drop();
     },
   };
+}
+
+/** Puts the service on a free port of this machine, for clients that speak real HTTP; its origin. */
+export async function listenOnFreePort(service: TestApp): Promise<string> {
+  await service.app.listen(0, '127.0.0.1');
+  return service.app.getUrl();
 }

@@ -4,24 +4,18 @@
 process.env.TZ = 'UTC';
 
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { breakingChanges, describeContract, ResourceRegistry } from '@app/resource-kit';
 import type { Contract } from '@app/resource-kit';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppModule } from './app.module';
-import { loadConfig } from './config/app-config';
+import { withDeclaredApp } from './declared-app';
 
 const CONTRACT_FILE = join(__dirname, '..', '..', '..', '..', 'apps', 'api', 'contract.json');
 
 async function main(command: string | undefined): Promise<number> {
-  // The declarations are all that matters: an in-memory database is enough to load them.
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SQLITE_PATH: ':memory:' });
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
-    logger: false,
-  });
-  const current = describeContract(app.get(ResourceRegistry).definitions());
-  await app.close();
+  const current = await withDeclaredApp((app) =>
+    describeContract(app.get(ResourceRegistry).definitions()),
+  );
   if (command === 'write') {
     writeFileSync(CONTRACT_FILE, `${JSON.stringify(current, null, 2)}\n`);
     process.stdout.write(`Wrote ${CONTRACT_FILE}\n`);

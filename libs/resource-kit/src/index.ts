@@ -4,6 +4,7 @@ export type { ResourceKitRootOptions } from './resource-kit.module';
 export type { ResourceKitOptions } from './resource-kit.options';
 export { OPERATIONS_PATHS } from './resource-kit.options';
 export { buildOpenApiDocument } from './openapi/openapi.document';
+export { OpenApiService } from './openapi/openapi.service';
 export { ResourceModule } from './resource.module';
 export type { ResourceFeature } from './resource.module';
 

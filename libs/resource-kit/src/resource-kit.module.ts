@@ -19,6 +19,7 @@ import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyReader } from './http/json-body.reader';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
+import { OpenApiService } from './openapi/openapi.service';
 import { CursorCodec } from './query/cursor.codec';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
 import { IdempotencyGate } from './idempotency/idempotency.gate';
@@ -77,6 +78,7 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         IdempotencyStore,
         IdempotencyGate,
         ResourceRegistry,
+        OpenApiService,
         ResourceRouter,
         ResourceHandlers,
         TransactionRunner,
@@ -96,6 +98,7 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         RESOURCE_KIT_OPTIONS,
         CURSOR_CODEC,
         ResourceRegistry,
+        OpenApiService,
         StaticTokenRegistry,
         TokenIssuer,
         TransactionRunner,

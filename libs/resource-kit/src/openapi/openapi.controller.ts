@@ -1,11 +1,9 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { ResourceRegistry } from '../controller/resource-registry';
 import { notFound } from '../errors/kit.error';
-import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
-import { buildOpenApiDocument } from './openapi.document';
+import { OpenApiService } from './openapi.service';
 
 const SWAGGER_UI = join(require.resolve('swagger-ui-dist/package.json'), '..');
 const ASSETS = new Set([
@@ -19,18 +17,11 @@ const ASSETS = new Set([
 /** GET /openapi.json (the service's OpenAPI 3.1 document) and GET /docs (Swagger UI on it). */
 @Controller()
 export class OpenApiController {
-  private document?: unknown;
-
-  constructor(
-    private readonly registry: ResourceRegistry,
-    @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
-  ) {}
+  constructor(private readonly openApi: OpenApiService) {}
 
   @Get('openapi.json')
-  openApi(@Res() response: Response): void {
-    // Built once: declarations do not change while the service runs.
-    this.document ??= buildOpenApiDocument(this.registry.definitions(), this.options);
-    response.json(this.document);
+  document(@Res() response: Response): void {
+    response.json(this.openApi.document());
   }
 
   @Get('docs')
