@@ -968,6 +968,7 @@ export interface components {
       data: {
         /** @constant */
         type?: 'users';
+        /** Format: email */
         email: string;
         name: string;
         password: string;
@@ -980,6 +981,7 @@ export interface components {
         /** @constant */
         type?: 'users';
         id?: string;
+        /** Format: email */
         email?: string;
         name?: string;
         password?: string;
