@@ -10,19 +10,19 @@ export interface ResourcePath {
 }
 
 /**
- * Reads `/type`, `/type/{id}` or `/type/{id}/{relationship}` under the base path; anything
+ * Reads `/type`, `/type/{id}` or `/type/{id}/{relationship}` under `prefix` (the base path
+ * without its trailing slash: '' for the root); anything
  * else (another prefix, a trailing slash, an empty or extra segment) is no resource path.
  * The type and relationship are compared as written, so `/Products` or `/pro%64ucts` name
  * nothing (SPEC 1.3).
  */
 export function parseResourcePath(
   url: string,
-  basePath: string,
+  prefix: string,
   isType: (segment: string) => boolean,
 ): ResourcePath | undefined {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  const prefix = basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
   if (!path.startsWith(prefix) || path.charCodeAt(prefix.length) !== SLASH) return undefined;
   const segments = path.slice(prefix.length + 1).split('/');
   if (segments.length > 3 || segments.includes('')) return undefined;
