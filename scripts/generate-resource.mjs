@@ -22,6 +22,10 @@ const migration = `Add${name
   .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
   .join('')}`;
 run('npm', ['run', 'migration:generate', '--', migration]);
+console.log(
+  `\nReview the declaration, its spec and both migrations, then: npm run contract:check` +
+    ` (the new resource is an additive change), npm run contract:write, npm test.`,
+);
 
 function run(command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit' });
