@@ -2,7 +2,7 @@
 // (apps/api/src/database/migrations/{sqlite,postgres}). Each is diffed against a scratch
 // database that this script creates, migrates with the committed migrations and throws away,
 // so the migration holds exactly the new change, whatever state the local databases are in.
-// PostgreSQL: a temporary schema on DATABASE_URL, else TEST_DATABASE_URL, else the local test
+// PostgreSQL: a temporary schema on TEST_DATABASE_URL, else DATABASE_URL, else the local test
 // server. Run after `npm run build` (the npm script does).
 // Usage: npm run migration:generate -- AddReviews [sqlite|postgres]
 import { spawnSync } from 'node:child_process';
@@ -21,8 +21,8 @@ if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name) || (only && !ENGINES.includes(onl
   process.exit(2);
 }
 const postgresUrl =
-  process.env.DATABASE_URL ||
   process.env.TEST_DATABASE_URL ||
+  process.env.DATABASE_URL ||
   'postgres://postgres@127.0.0.1:5432/test';
 
 for (const engine of only ? [only] : ENGINES) {
