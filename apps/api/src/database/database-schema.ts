@@ -14,9 +14,11 @@ export async function createSchemaIfMissing(options: DataSourceOptions): Promise
     extra: { max: 1 },
   });
   await server.initialize();
+  const runner = server.createQueryRunner();
   try {
-    await server.createQueryRunner().createSchema(options.schema, true);
+    await runner.createSchema(options.schema, true);
   } finally {
+    await runner.release();
     await server.destroy();
   }
 }
