@@ -24,6 +24,12 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
+    // Schematics are CommonJS, loaded by the schematics engine as they are (no build step).
+    files: ['libs/resource-kit/schematics/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts'],
     rules: {
       // supertest bodies are `any` by design; specs assert on them.

@@ -1,14 +1,102 @@
-// Writes a migration for the engine the environment selects (DATABASE_URL set: PostgreSQL,
-// unset: SQLite) into that engine's folder. Usage: npm run migration:generate -- AddProducts
+// Writes the migration of a change to the entities for both engines, each into its folder
+// (apps/api/src/database/migrations/{sqlite,postgres}). Each is diffed against a scratch
+// database that this script creates, migrates with the committed migrations and throws away,
+// so the migration holds exactly the new change, whatever state the local databases are in.
+// PostgreSQL: a temporary schema on TEST_DATABASE_URL, else DATABASE_URL, else the local test
+// server. Run after `npm run build` (the npm script does).
+// Usage: npm run migration:generate -- AddReviews [sqlite|postgres]
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 
-const name = process.argv[2];
-if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) {
-  console.error('Usage: npm run migration:generate -- MigrationName (PascalCase)');
+const ENGINES = ['sqlite', 'postgres'];
+const [name, only] = process.argv.slice(2);
+if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name) || (only && !ENGINES.includes(only))) {
+  console.error(
+    'Usage: npm run migration:generate -- MigrationName (PascalCase) [sqlite|postgres]',
+  );
   process.exit(2);
 }
-const engine = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
-const target = `apps/api/src/database/migrations/${engine}/${name}`;
-const cli = ['typeorm', 'migration:generate', target, '-d', 'dist/ormconfig.js', '--pretty'];
-const { status } = spawnSync('npx', ['--no-install', ...cli], { stdio: 'inherit' });
-process.exit(status ?? 1);
+const postgresUrl =
+  process.env.TEST_DATABASE_URL ||
+  process.env.DATABASE_URL ||
+  'postgres://postgres@127.0.0.1:5432/test';
+
+for (const engine of only ? [only] : ENGINES) {
+  const generate = engine === 'sqlite' ? withScratchSqlite : withScratchSchema;
+  const status = await generate((database) => migrate(engine, database));
+  if (status !== 0) process.exit(status);
+}
+
+// Brings the scratch database up to the committed migrations, then writes the difference.
+function migrate(engine, database) {
+  const env = { ...withoutDatabase(process.env), ...database };
+  const up = typeorm(['migration:run'], env, 'pipe');
+  if (up.status !== 0) {
+    process.stderr.write(`${up.stdout}${up.stderr}`);
+    return up.status ?? 1;
+  }
+  const folder = `apps/api/src/database/migrations/${engine}`;
+  const generated = typeorm(
+    ['migration:generate', `${folder}/${name}`, '--pretty'],
+    env,
+    'inherit',
+  );
+  if (generated.status !== 0) return generated.status ?? 1;
+  if (database.DATABASE_SCHEMA) unqualify(folder, database.DATABASE_SCHEMA);
+  return 0;
+}
+
+// TypeORM names the scratch schema in some statements (DROP INDEX); the service finds its
+// tables through the search path, in whatever schema it is configured with.
+function unqualify(folder, schema) {
+  for (const file of readdirSync(folder).filter((file) => file.endsWith(`-${name}.ts`))) {
+    const path = join(folder, file);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll(`"${schema}".`, ''));
+  }
+}
+
+function typeorm(command, env, stdio) {
+  const cli = join('node_modules', 'typeorm', 'cli.js');
+  const args = [cli, ...command, '-d', join('dist', 'ormconfig.js')];
+  return spawnSync(process.execPath, args, { env, stdio, encoding: 'utf8' });
+}
+
+// The scratch database replaces whichever one the environment selects.
+function withoutDatabase(env) {
+  const rest = { ...env };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SQLITE_PATH']) delete rest[name];
+  return rest;
+}
+
+async function withScratchSqlite(work) {
+  const folder = mkdtempSync(join(tmpdir(), 'migration-'));
+  try {
+    return work({ SQLITE_PATH: join(folder, 'scratch.sqlite') });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function withScratchSchema(work) {
+  const schema = `migration_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await sql(`CREATE SCHEMA "${schema}"`);
+  try {
+    return work({ DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema });
+  } finally {
+    await sql(`DROP SCHEMA "${schema}" CASCADE`);
+  }
+}
+
+async function sql(statement) {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

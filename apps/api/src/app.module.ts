@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
+import { createSchemaIfMissing } from './database/database-schema';
 import { dataSourceOptions } from './database/data-source.options';
 import { MetricsModule } from './metrics/metrics.module';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
@@ -21,12 +23,19 @@ export class AppModule {
       // APP_CONFIG is visible to every feature module.
       global: true,
       imports: [
-        TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.database),
-          autoLoadEntities: true,
-          migrationsRun: true,
-          // Fail fast at start instead of retrying for minutes.
-          retryAttempts: 0,
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({
+            ...dataSourceOptions(config.database),
+            autoLoadEntities: true,
+            migrationsRun: true,
+            // Fail fast at start instead of retrying for minutes.
+            retryAttempts: 0,
+          }),
+          // The migrations run into the configured schema: it must exist before they do.
+          dataSourceFactory: async (options) => {
+            await createSchemaIfMissing(options!);
+            return new DataSource(options!);
+          },
         }),
         ResourceKitModule.forRoot({
           secret: config.jwtSecret,

@@ -27,9 +27,11 @@ async function main(command: string | undefined): Promise<number> {
   if (broken.length > 0) return 1;
   const count = Object.keys(current.resources).length;
   const additive = JSON.stringify(previous) !== JSON.stringify(current);
+  const added = Object.keys(current.resources).filter((type) => !(type in previous.resources));
   process.stdout.write(
     `Contract check passed: ${count} resources, no breaking change against apps/api/contract.json` +
       (additive ? '; additive changes: run `npm run contract:write` to update the snapshot' : '') +
+      (added.length > 0 ? `; new resources: ${added.join(', ')}` : '') +
       '.\n',
   );
   return 0;

@@ -1,0 +1,78 @@
+const {
+  apply,
+  applyTemplates,
+  chain,
+  mergeWith,
+  move,
+  renameTemplateFiles,
+  SchematicsException,
+  url,
+} = require('@angular-devkit/schematics');
+const prettier = require('prettier');
+const { posix } = require('node:path');
+const { registerModule } = require('./app-module');
+const { parseAttributes } = require('./attributes');
+const { resourceNames } = require('./names');
+const { parseToOne } = require('./to-one');
+
+/**
+ * `nest g -c @app/resource-kit-schematics resource reviews`: the declaration and module of a
+ * resource in the app's modules folder, its registration in the app module, and its
+ * end-to-end spec, formatted as the project formats code.
+ */
+function resource(options) {
+  return (tree) => {
+    const names = resourceNames(options.name);
+    const modulesPath = posix.join(options.sourceRoot, 'modules');
+    const folder = posix.join(modulesPath, names.folder);
+    if (tree.getDir(folder).subfiles.length > 0) {
+      throw new SchematicsException(`${folder} exists already`);
+    }
+    const model = {
+      ...names,
+      attributes: parseAttributes(options.attributes ?? ''),
+      toOne: parseToOne(options.toOne ?? '', tree, modulesPath, folder),
+      // Prettier turns the double quotes into the project's single quotes.
+      literal: (value) => JSON.stringify(value),
+    };
+    const written = [
+      `${folder}/${names.entityFile}.entity.ts`,
+      `${folder}/${names.folder}.module.ts`,
+      `${options.testRoot}/${names.folder}.e2e-spec.ts`,
+      `${options.sourceRoot}/app.module.ts`,
+    ];
+    return chain([
+      mergeWith(templates('module', folder, model)),
+      mergeWith(templates('test', options.testRoot, model)),
+      (next) =>
+        registerModule(
+          next,
+          written[3],
+          names.moduleClass,
+          `./modules/${names.folder}/${names.folder}.module`,
+        ),
+      formatted(written),
+    ]);
+  };
+}
+
+function templates(folder, destination, model) {
+  return apply(url(`./files/${folder}`), [
+    applyTemplates(model),
+    renameTemplateFiles(),
+    move(destination),
+  ]);
+}
+
+// Prettier with the project's own configuration, so the result passes `npm run lint` as is.
+function formatted(paths) {
+  return async (tree) => {
+    for (const path of paths) {
+      const config = await prettier.resolveConfig(path);
+      const text = await prettier.format(tree.readText(path), { ...config, filepath: path });
+      tree.overwrite(path, text);
+    }
+  };
+}
+
+module.exports = { resource };

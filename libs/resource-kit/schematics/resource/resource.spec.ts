@@ -1,0 +1,96 @@
+import { HostTree } from '@angular-devkit/schematics';
+import { SchematicTestRunner, UnitTestTree } from '@angular-devkit/schematics/testing';
+import { join } from 'node:path';
+
+const runner = new SchematicTestRunner('resource-kit', join(__dirname, '..', 'collection.json'));
+
+const APP_MODULE = `import { Module } from '@nestjs/common';
+import { CartsModule } from './modules/carts/carts.module';
+import { ProductsModule } from './modules/products/products.module';
+import { MetricsModule } from './metrics/metrics.module';
+
+@Module({})
+export class AppModule {
+  static forRoot() {
+    return { module: AppModule, imports: [CartsModule, ProductsModule, MetricsModule] };
+  }
+}
+`;
+const PRODUCT = `@Resource({ type: 'products', access: {} })
+export class Product extends ResourceEntity {}
+`;
+
+function shop(): UnitTestTree {
+  const tree = new UnitTestTree(new HostTree());
+  tree.create('apps/api/src/app.module.ts', APP_MODULE);
+  tree.create('apps/api/src/modules/products/product.entity.ts', PRODUCT);
+  return tree;
+}
+
+const generate = (options: Record<string, string>, tree = shop()) =>
+  runner.runSchematic('resource', { name: 'reviews', ...options }, tree);
+
+describe('the resource schematic', () => {
+  it('declares the attributes with their limits and the to-one relationship', async () => {
+    const tree = await generate({
+      attributes: 'rating:integer:1..5,body:string:2000,title?:string:3..80,mood:enum:up|down',
+      toOne: 'product',
+    });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("import { Product } from '../products/product.entity';");
+    expect(entity).toContain("@Resource({\n  type: 'reviews',");
+    expect(entity).toContain(
+      "@ToOne(() => Product, { writable: 'create', onDelete: 'CASCADE' })\n  productId!: string;",
+    );
+    expect(entity).toContain("@Attribute({ type: 'integer', min: 1, max: 5 })\n  rating!: number;");
+    expect(entity).toContain("@Attribute({ type: 'string', maxLength: 2000 })\n  body!: string;");
+    expect(entity).toContain(
+      "@Attribute({ type: 'string', minLength: 3, maxLength: 80, optional: true, nullable: true })\n  title!: string | null;",
+    );
+    expect(entity).toContain("values: ['up', 'down'] })\n  mood!: 'up' | 'down';");
+    expect(tree.files).toEqual(
+      expect.arrayContaining([
+        '/apps/api/src/modules/reviews/reviews.module.ts',
+        '/test/reviews.e2e-spec.ts',
+      ]),
+    );
+  });
+
+  it('registers the module in the app module, among the feature modules', async () => {
+    const tree = await generate({});
+    const appModule = tree.readText('apps/api/src/app.module.ts');
+    expect(appModule).toContain(
+      "import { ProductsModule } from './modules/products/products.module';\nimport { ReviewsModule } from './modules/reviews/reviews.module';\n",
+    );
+    expect(appModule).toContain(
+      'imports: [CartsModule, ProductsModule, ReviewsModule, MetricsModule]',
+    );
+  });
+
+  it('names classes and files in the singular of the type', async () => {
+    const tree = await generate({ name: 'gift-cards' });
+    expect(tree.readText('apps/api/src/modules/gift-cards/gift-card.entity.ts')).toContain(
+      "type: 'gift_cards'",
+    );
+    expect(tree.readText('apps/api/src/modules/gift-cards/gift-cards.module.ts')).toContain(
+      'export class GiftCardsModule {}',
+    );
+  });
+
+  it.each([
+    [{ attributes: 'rating:integer:5..1' }, 'attribute rating: "5..1" is not a range like 1..5'],
+    [{ attributes: 'rating:float' }, 'attribute rating: unknown type float'],
+    [{ attributes: 'rating' }, 'attribute "rating": expected name[?]:type[:constraint]'],
+    [{ attributes: 'ok:boolean:1' }, 'attribute ok: a boolean takes no constraint'],
+    [{ attributes: 'created_at:time' }, 'attribute created_at: every resource has it already'],
+    [{ attributes: 'a:date,a:date' }, 'attribute a is given twice'],
+    [{ toOne: 'gadget' }, '--to-one gadget: no resource class Gadget'],
+  ])('refuses %j with a clear message', async (options, message) => {
+    await expect(generate(options)).rejects.toThrow(message);
+  });
+
+  it('refuses a resource whose folder exists', async () => {
+    const tree = await generate({});
+    await expect(generate({}, tree)).rejects.toThrow('apps/api/src/modules/reviews exists already');
+  });
+});

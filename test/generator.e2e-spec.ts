@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startService } from './support/service-process';
+
+const ROOT = join(__dirname, '..');
+// What a clean clone has not: installed packages (linked instead), build output, history.
+const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data']);
+const RESOURCE = [
+  'reviews',
+  '--attributes',
+  'rating:integer:1..5,body:string:2000',
+  '--to-one',
+  'product',
+];
+
+// The generator runs once, in a copy of the repository, and checks both engines itself: the
+// SQLite project runs this spec, the PostgreSQL project skips it.
+const once = process.env.TEST_DATABASE === 'sqlite' ? describe : describe.skip;
+
+once('npm run generate:resource', () => {
+  let copy: string;
+  // Generating, building, linting and two jest runs take minutes on a busy machine.
+  jest.setTimeout(15 * 60_000);
+
+  // As a developer runs it: none of this jest run's own variables.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !['TEST_DATABASE', 'JEST_WORKER_ID'].includes(name),
+    ),
+  );
+  const run = (command: string, args: string[]) =>
+    promisify(execFile)(command, args, { cwd: copy, env, maxBuffer: 64 * 1024 * 1024 });
+
+  beforeAll(async () => {
+    copy = mkdtempSync(join(tmpdir(), 'generator-'));
+    cpSync(ROOT, copy, { recursive: true, filter: (path) => !NOT_COPIED.has(relativeTop(path)) });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    await run('npm', ['run', 'generate:resource', '--', ...RESOURCE]);
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('writes code that typechecks and lints as it is', async () => {
+    await run('npm', ['run', 'typecheck']);
+    await run('npm', ['run', 'lint']);
+  });
+
+  it('writes a spec and migrations that pass on both engines, without breaking the suite', async () => {
+    const jest = [
+      '--experimental-vm-modules',
+      '--disable-warning=ExperimentalWarning',
+      join('node_modules', 'jest', 'bin', 'jest.js'),
+      '--selectProjects',
+      'e2e:sqlite',
+      'e2e:postgres',
+      '--testPathPatterns',
+      'test/(reviews|migrations|declarations)\\.e2e-spec\\.ts',
+      '--maxWorkers=1',
+    ];
+    const { stderr } = await run(process.execPath, jest);
+    expect(stderr).toMatch(/Test Suites: 6 passed, 6 total/);
+  });
+
+  it('adds a resource that contract:check reports as additive and /openapi.json describes', async () => {
+    const { stdout } = await run('npm', ['run', 'contract:check']);
+    expect(stdout).toMatch(/Contract check passed: .*additive changes.*; new resources: reviews\./);
+    const folder = mkdtempSync(join(tmpdir(), 'generator-db-'));
+    const main = join(copy, 'dist', 'apps', 'api', 'src', 'main.js');
+    const env = { NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), SQLITE_PATH: join(folder, 'db') };
+    const service = startService(env, [process.execPath, main]);
+    try {
+      const port = await service.listening();
+      const response = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      const document = (await response.json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining(['/reviews', '/reviews/{id}', '/reviews/{id}/product']),
+      );
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exit();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  function relativeTop(path: string): string {
+    return path.slice(ROOT.length + 1).split('/')[0];
+  }
+});
