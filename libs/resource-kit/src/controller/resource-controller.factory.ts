@@ -1,10 +1,12 @@
 import {
   All,
+  applyDecorators,
   Controller,
   createParamDecorator,
   Delete,
   ExecutionContext,
   Get,
+  Header,
   HttpCode,
   Inject,
   Param,
@@ -14,6 +16,7 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { notFound } from '../errors/kit.error';
+import { deprecationHeadersOf } from '../http/deprecation-headers';
 import type { ResourceDefinition } from '../metadata/definition';
 import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -82,6 +85,10 @@ export function createResourceController(
     @Post()
     @HttpCode(201)
     @HandlesOperation({ shape: 'collection', operation: 'create' })
+    // A deprecated creation says so in every answer it gives (SPEC 1.9).
+    @applyDecorators(
+      ...Object.entries(deprecationHeadersOf(declared)).map(([n, v]) => Header(n, v)),
+    )
     async create(
       @ResourceBody(CreatePipe) input: ResourceInput,
       @Context() context: RequestContext,

@@ -1,0 +1,21 @@
+import type { ResourceDefinition } from '../metadata/definition';
+
+/**
+ * The headers a deprecated creation answers with: `Deprecation` (RFC 9745, a structured-field
+ * date: `@` and the Unix time of the day it was deprecated) and, when a sunset is declared,
+ * `Sunset` (RFC 8594, an HTTP-date). None for a creation that is not deprecated.
+ * @example deprecationHeadersOf(definition) // { Deprecation: '@1793491200', Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT' }
+ */
+export function deprecationHeadersOf(
+  definition: ResourceDefinition,
+): Readonly<Record<string, string>> {
+  const deprecation = definition.deprecation;
+  if (!deprecation) return {};
+  const since = Date.parse(`${deprecation.since}T00:00:00Z`) / 1000;
+  return Object.freeze({
+    Deprecation: `@${since}`,
+    ...(deprecation.sunset && {
+      Sunset: new Date(`${deprecation.sunset}T00:00:00Z`).toUTCString(),
+    }),
+  });
+}
