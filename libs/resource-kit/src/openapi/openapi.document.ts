@@ -1,6 +1,8 @@
-import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
+import type { AttributeDefinition, EntityClass, ResourceDefinition } from '../metadata/definition';
 import type { PaginationStyle } from '../query/pagination';
 import { attributeSchema, JsonSchema, outputSchema } from '../validation/output.schema';
+import { methodsText, withPropertyDescriptions } from './openapi.descriptions';
+import { exampleOf } from './openapi.examples';
 import { pathsOf } from './openapi.paths';
 
 export interface OpenApiOptions {
@@ -18,21 +20,52 @@ export function buildOpenApiDocument(
   options: OpenApiOptions,
 ): JsonSchema {
   const sorted = [...definitions].sort((a, b) => a.type.localeCompare(b.type));
+  const byEntity = new Map(definitions.map((definition) => [definition.entity, definition]));
+  const referenced = new Set(
+    definitions.flatMap((definition) =>
+      [...definition.toOne.values()].map((attribute) => attribute.reference!.target()),
+    ),
+  );
+  const schemas = {
+    Error: errorSchema(options.errorKey),
+    ...Object.fromEntries(sorted.flatMap((definition) => schemasOf(definition))),
+  };
   return {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version },
     servers: [{ url: options.basePath }],
+    tags: sorted.map((definition) => ({ name: definition.type, description: tagText(definition) })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT or a static token' },
       },
-      schemas: {
-        Error: errorSchema(options.errorKey),
-        ...Object.fromEntries(sorted.flatMap((definition) => schemasOf(definition))),
-      },
+      schemas: Object.fromEntries(
+        Object.entries(schemas).map(([name, schema]) => [
+          name,
+          { ...schema, example: exampleOf(schema) },
+        ]),
+      ),
     },
-    paths: Object.fromEntries(sorted.flatMap((definition) => pathsOf(definition, options))),
+    paths: Object.fromEntries(
+      sorted.flatMap((definition) =>
+        pathsOf(definition, {
+          options,
+          referenced: referenced.has(definition.entity),
+          definitionOf: (entity: EntityClass) => byEntity.get(entity)!,
+        }),
+      ),
+    ),
   };
+}
+
+// A resource's section of the page: what it is, and its methods (any other answers 405).
+function tagText(definition: ResourceDefinition): string {
+  return [definition.description, methodsText(methodsOf(definition))].filter(Boolean).join(' ');
+}
+
+function methodsOf(definition: ResourceDefinition): string[] {
+  const verbs = { list: 'GET', create: 'POST', read: 'GET', update: 'PATCH', delete: 'DELETE' };
+  return [...new Set([...definition.operations].map((operation) => verbs[operation]))];
 }
 
 function errorSchema(errorKey: string): JsonSchema {
@@ -40,21 +73,51 @@ function errorSchema(errorKey: string): JsonSchema {
     type: 'object',
     additionalProperties: false,
     required: [errorKey],
-    properties: { [errorKey]: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+    description: 'Every failure: one human-readable message per problem',
+    properties: {
+      [errorKey]: {
+        type: 'array',
+        items: { type: 'string' },
+        minItems: 1,
+        description: 'The problems, each naming the member or parameter at fault',
+      },
+    },
   };
 }
 
 function schemasOf(definition: ResourceDefinition): [string, JsonSchema][] {
+  const { type } = definition;
+  const output = (created: boolean, description: string) => ({
+    ...withPropertyDescriptions(outputSchema(definition, { created }), definition),
+    description,
+  });
+  const input = (mode: 'create' | 'patch', description: string) =>
+    describedInput(inputSchema(definition, mode), definition, description);
   const schemas: [string, JsonSchema][] = [
-    [definition.type, outputSchema(definition, { created: false })],
+    [type, output(false, definition.description ?? `One of ${type}`)],
   ];
   if (definition.operations.has('create')) {
-    schemas.push([`${definition.type}.created`, outputSchema(definition, { created: true })]);
-    schemas.push([`${definition.type}.create`, inputSchema(definition, 'create')]);
+    schemas.push([`${type}.created`, output(true, `One of ${type}, as POST answers it`)]);
+    schemas.push([`${type}.create`, input('create', `The body of POST /${type}`)]);
   }
   if (definition.operations.has('update'))
-    schemas.push([`${definition.type}.patch`, inputSchema(definition, 'patch')]);
+    schemas.push([`${type}.patch`, input('patch', `The body of PATCH /${type}/{id}`)]);
   return schemas;
+}
+
+// The input schemas describe their members the way the output does.
+function describedInput(
+  schema: JsonSchema,
+  definition: ResourceDefinition,
+  description: string,
+): JsonSchema {
+  const properties = schema.properties as { data: JsonSchema };
+  const data = withPropertyDescriptions(properties.data, definition);
+  return {
+    ...schema,
+    description,
+    properties: { ...properties, data: { ...data, description: 'The resource’s members' } },
+  };
 }
 
 function inputSchema(definition: ResourceDefinition, mode: 'create' | 'patch'): JsonSchema {
