@@ -18,10 +18,39 @@ export function withPropertyDescriptions(
     properties: Object.fromEntries(
       Object.entries(properties).map(([name, property]) => [
         name,
-        { ...property, description: memberDescription(definition, name) },
+        {
+          ...(isReference(definition, name) ? describedReference(property) : property),
+          description: memberDescription(definition, name),
+        },
       ]),
     ),
   };
+}
+
+const REFERENCE_MEMBERS: Readonly<Record<string, string>> = {
+  type: 'The type of the resource referred to',
+  id: 'The id of the resource referred to',
+};
+
+const isReference = (definition: ResourceDefinition, name: string) =>
+  definition.polymorphic.some((reference) => reference.name === name);
+
+// `{type, id}`, or one of it and null.
+function describedReference(schema: JsonSchema): JsonSchema {
+  const describe = (branch: JsonSchema): JsonSchema =>
+    branch.properties
+      ? {
+          ...branch,
+          properties: Object.fromEntries(
+            Object.entries(branch.properties as Record<string, JsonSchema>).map(
+              ([name, member]) => [name, { ...member, description: REFERENCE_MEMBERS[name] }],
+            ),
+          ),
+        }
+      : branch;
+  return Array.isArray(schema.oneOf)
+    ? { ...schema, oneOf: (schema.oneOf as JsonSchema[]).map(describe) }
+    : describe(schema);
 }
 
 function memberDescription(definition: ResourceDefinition, name: string): string | undefined {

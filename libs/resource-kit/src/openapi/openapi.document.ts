@@ -3,6 +3,7 @@ import type { PaginationStyle } from '../query/pagination';
 import { attributeSchema, JsonSchema, outputSchema } from '../validation/output.schema';
 import { methodsText, withPropertyDescriptions } from './openapi.descriptions';
 import { exampleOf } from './openapi.examples';
+import { parameterComponents } from './openapi.parameters';
 import { pathsOf } from './openapi.paths';
 
 export interface OpenApiOptions {
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT or a static token' },
       },
+      parameters: Object.fromEntries(sorted.flatMap(parameterComponents)),
       schemas: Object.fromEntries(
         Object.entries(schemas).map(([name, schema]) => [
           name,

@@ -18,29 +18,52 @@ function queryableMembers(definition: ResourceDefinition): QueryableMember[] {
   });
 }
 
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** References to a resource's filter parameters (components, shared by its operations). */
+export function filterParameters(definition: ResourceDefinition): JsonSchema[] {
+  return queryableMembers(definition).map((member) =>
+    parameterRef(`${definition.type}.filter.${member.name}`),
+  );
+}
+
+/** A reference to a resource's order parameter. */
+export function orderParameter(definition: ResourceDefinition): JsonSchema {
+  return parameterRef(`${definition.type}.order`);
+}
+
+/** The filter and order parameters of a resource, named for components.parameters. */
+export function parameterComponents(definition: ResourceDefinition): [string, JsonSchema][] {
+  return [
+    ...queryableMembers(definition).map((member): [string, JsonSchema] => [
+      `${definition.type}.filter.${member.name}`,
+      filterParameter(member),
+    ]),
+    [`${definition.type}.order`, orderParameterOf(definition)],
+  ];
+}
+
 /**
  * One `filter[member]` parameter per filterable member (deepObject: `filter[price_cents][gte]=100`),
  * each operator typed as the member's values parse; `filter[member]=v` is short for `[eq]`.
  */
-export function filterParameters(definition: ResourceDefinition): JsonSchema[] {
-  return queryableMembers(definition).map((member) => {
-    const value = valueSchema(member);
-    const operators = FILTER_OPERATORS.filter((operator) => fits(operator, member.type));
-    return {
-      name: `filter[${member.name}]`,
-      in: 'query',
-      style: 'deepObject',
-      explode: true,
-      description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}.`,
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        properties: Object.fromEntries(
-          operators.map((operator) => [operator, operatorSchema(operator, value)]),
-        ),
-      },
-    };
-  });
+function filterParameter(member: QueryableMember): JsonSchema {
+  const value = valueSchema(member);
+  const operators = FILTER_OPERATORS.filter((operator) => fits(operator, member.type));
+  return {
+    name: `filter[${member.name}]`,
+    in: 'query',
+    style: 'deepObject',
+    explode: true,
+    description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}.`,
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        operators.map((operator) => [operator, operatorSchema(operator, value)]),
+      ),
+    },
+  };
 }
 
 function operatorSchema(operator: string, value: JsonSchema): JsonSchema {
@@ -69,7 +92,7 @@ function valueSchema(member: QueryableMember): JsonSchema {
 }
 
 /** `order=name,-created_at` as a comma-separated array of the allowed orderings. */
-export function orderParameter(definition: ResourceDefinition): JsonSchema {
+function orderParameterOf(definition: ResourceDefinition): JsonSchema {
   const keys = queryableMembers(definition).flatMap(({ name }) => [name, `-${name}`]);
   return {
     name: 'order',

@@ -15,7 +15,13 @@ export interface PathContext extends StatusContext {
   readonly definitionOf: (entity: EntityClass) => ResourceDefinition;
 }
 
-const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The resource\u2019s id',
+  schema: { type: 'string' },
+};
 
 /** The paths of one resource: its collection, item and relationship paths, verb by verb. */
 export function pathsOf(
