@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { FixtureApp, startFixtureApp } from './fixture/fixture-app';
 
@@ -64,6 +65,7 @@ describe('a deprecated creation', () => {
 
   it('is a deprecated operation in the OpenAPI document, naming its successor', async () => {
     const { body } = await http().get('/openapi.json').expect(200);
+    expect((await new Validator().validate(body)).errors ?? []).toEqual([]);
     const create = body.paths['/sketches'].post;
     expect(create.deprecated).toBe(true);
     expect(create.description).toContain('Use POST /gadgets instead');
