@@ -129,6 +129,9 @@ describe('API documentation', () => {
     expect(body.components.schemas.products.properties.price_cents.description).toBe(
       'Unit price in minor units of currency',
     );
+    expect(body.paths['/orders/{id}/order_items'].get.description).toMatch(
+      /^The lines of the order, as checked out\. Needs a bearer token\./,
+    );
     expect(body.tags).toContainEqual({
       name: 'orders',
       description: expect.stringContaining('Checking cart items out creates an order'),

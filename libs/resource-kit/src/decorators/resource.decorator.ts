@@ -12,6 +12,8 @@ export interface ToManyOptions {
   target: () => EntityClass;
   /** The target's @ToOne property pointing back at this resource (e.g. `cartId`). */
   inverse: string;
+  /** What the relationship holds: the OpenAPI operation that reads it says so. */
+  description?: string;
 }
 
 export interface ResourceOptions {

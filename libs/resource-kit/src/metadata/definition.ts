@@ -66,6 +66,7 @@ export interface ToManyDefinition {
   readonly target: () => EntityClass;
   /** Property of the target entity that holds the owner's id. */
   readonly inverse: string;
+  readonly description?: string;
 }
 
 /**

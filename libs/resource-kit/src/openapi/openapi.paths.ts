@@ -49,7 +49,8 @@ export function pathsOf(
   }
   for (const [name, relation] of definition.toMany) {
     const target = context.definitionOf(relation.target());
-    const item = pathItem({ GET: relatedMany(definition, name, target, context) });
+    const text = relation.description ?? `The ${target.type} resources that belong to it.`;
+    const item = pathItem({ GET: relatedMany(definition, name, target, text, context) });
     paths.push([`/${type}/{id}/${name}`, { parameters: [ID], ...item }]);
   }
   return paths;
@@ -196,12 +197,13 @@ function relatedMany(
   definition: ResourceDefinition,
   name: string,
   target: ResourceDefinition,
+  description: string,
   context: PathContext,
 ): JsonSchema {
   return {
     ...operation(definition, `list_${definition.type}_${name}`, 'read', {
       summary: `List the ${name} of one of ${definition.type}`,
-      description: `The ${target.type} resources that belong to it.`,
+      description,
     }),
     parameters: collectionParameters(target, context.options),
     responses: {

@@ -10,7 +10,13 @@ import { User } from '../users/user.entity';
     'A user\u2019s cart, created with the user and sharing its id; its totals follow its items.',
   owner: 'userId',
   access: { list: 'authenticated', read: 'authenticated' },
-  toMany: { cart_items: { target: () => CartItem, inverse: 'cartId' } },
+  toMany: {
+    cart_items: {
+      target: () => CartItem,
+      inverse: 'cartId',
+      description: 'The items in the cart.',
+    },
+  },
 })
 export class Cart extends ResourceEntity {
   @ToOne(() => User, {

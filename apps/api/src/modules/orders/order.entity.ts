@@ -19,7 +19,13 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
     create: 'authenticated',
     update: 'authenticated',
   },
-  toMany: { order_items: { target: () => OrderItem, inverse: 'orderId' } },
+  toMany: {
+    order_items: {
+      target: () => OrderItem,
+      inverse: 'orderId',
+      description: 'The lines of the order, as checked out.',
+    },
+  },
   indexes: [['userId', 'createdAt', 'id']],
   answers: {
     create: {

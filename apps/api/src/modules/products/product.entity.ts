@@ -7,7 +7,14 @@ import { CURRENCIES, type Currency } from './currencies';
     'Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision.',
   access: { list: 'public', read: 'public', create: 'admin', update: 'admin', delete: 'admin' },
   history: { target: () => ProductRevision, owner: 'productId' },
-  toMany: { revisions: { target: () => ProductRevision, inverse: 'productId' } },
+  toMany: {
+    revisions: {
+      target: () => ProductRevision,
+      inverse: 'productId',
+      description:
+        'The product as it was after each create and update (revision 1 is the creation).',
+    },
+  },
   indexes: [['name', 'id']],
   answers: { delete: { 409: 'The product is in an order' } },
 })

@@ -13,8 +13,12 @@ export type Role = (typeof ROLES)[number];
     'A customer account: signing up creates it with its cart. A customer sees and changes only their own.',
   owner: 'id',
   toMany: {
-    sessions: { target: () => Session, inverse: 'userId' },
-    orders: { target: () => Order, inverse: 'userId' },
+    sessions: {
+      target: () => Session,
+      inverse: 'userId',
+      description: 'The user\u2019s sessions (logins); logging out deletes one.',
+    },
+    orders: { target: () => Order, inverse: 'userId', description: 'The user\u2019s orders.' },
   },
   access: {
     create: 'public',
