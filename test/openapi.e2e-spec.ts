@@ -136,6 +136,9 @@ describe('API documentation', () => {
       name: 'orders',
       description: expect.stringContaining('Checking cart items out creates an order'),
     });
+    expect(body.tags.find((tag: { name: string }) => tag.name === 'orders').description).toMatch(
+      /Methods: \/orders GET, POST; \/orders\/\{id\} GET, PATCH; \/orders\/\{id\}\/user GET; /,
+    );
   });
 
   it('gives every schema an example that its schema accepts', async () => {

@@ -1,7 +1,7 @@
 import type { AttributeDefinition, EntityClass, ResourceDefinition } from '../metadata/definition';
 import type { PaginationStyle } from '../query/pagination';
 import { attributeSchema, JsonSchema, outputSchema } from '../validation/output.schema';
-import { methodsText, withPropertyDescriptions } from './openapi.descriptions';
+import { withPropertyDescriptions } from './openapi.descriptions';
 import { exampleOf } from './openapi.examples';
 import { parameterComponents } from './openapi.parameters';
 import { pathsOf } from './openapi.paths';
@@ -27,6 +27,12 @@ export function buildOpenApiDocument(
       [...definition.toOne.values()].map((attribute) => attribute.reference!.target()),
     ),
   );
+  const context = (definition: ResourceDefinition) => ({
+    options,
+    referenced: referenced.has(definition.entity),
+    definitionOf: (entity: EntityClass) => byEntity.get(entity)!,
+  });
+  const paths = sorted.map((definition) => pathsOf(definition, context(definition)));
   const schemas = {
     Error: errorSchema(options.errorKey),
     ...Object.fromEntries(sorted.flatMap((definition) => schemasOf(definition))),
@@ -35,7 +41,10 @@ export function buildOpenApiDocument(
     openapi: '3.1.0',
     info: { title: options.title, version: options.version },
     servers: [{ url: options.basePath }],
-    tags: sorted.map((definition) => ({ name: definition.type, description: tagText(definition) })),
+    tags: sorted.map((definition, index) => ({
+      name: definition.type,
+      description: tagText(definition, paths[index]),
+    })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT or a static token' },
@@ -48,26 +57,22 @@ export function buildOpenApiDocument(
         ]),
       ),
     },
-    paths: Object.fromEntries(
-      sorted.flatMap((definition) =>
-        pathsOf(definition, {
-          options,
-          referenced: referenced.has(definition.entity),
-          definitionOf: (entity: EntityClass) => byEntity.get(entity)!,
-        }),
-      ),
-    ),
+    paths: Object.fromEntries(paths.flat()),
   };
 }
 
-// A resource's section of the page: what it is, and its methods (any other answers 405).
-function tagText(definition: ResourceDefinition): string {
-  return [definition.description, methodsText(methodsOf(definition))].filter(Boolean).join(' ');
-}
+const VERBS = ['get', 'post', 'patch', 'delete'];
 
-function methodsOf(definition: ResourceDefinition): string[] {
-  const verbs = { list: 'GET', create: 'POST', read: 'GET', update: 'PATCH', delete: 'DELETE' };
-  return [...new Set([...definition.operations].map((operation) => verbs[operation]))];
+// A resource's section of the page: what it is, and each path's methods (others answer 405).
+function tagText(definition: ResourceDefinition, paths: [string, JsonSchema][]): string {
+  const methods = paths.map(
+    ([path, item]) =>
+      `${path} ${VERBS.filter((verb) => verb in item)
+        .map((verb) => verb.toUpperCase())
+        .join(', ')}`,
+  );
+  const text = `Methods: ${methods.join('; ')}. Any other method answers 405 with Allow and the error envelope.`;
+  return [definition.description, text].filter(Boolean).join(' ');
 }
 
 function errorSchema(errorKey: string): JsonSchema {
