@@ -134,11 +134,10 @@ describe('API documentation', () => {
     );
     expect(body.tags).toContainEqual({
       name: 'orders',
-      description: expect.stringContaining('Checking cart items out creates an order'),
+      description: expect.stringMatching(
+        /^Checking cart items out creates an order.* Methods: \/orders GET, POST; \/orders\/\{id\} GET, PATCH; \/orders\/\{id\}\/user GET; /,
+      ),
     });
-    expect(body.tags.find((tag: { name: string }) => tag.name === 'orders').description).toMatch(
-      /Methods: \/orders GET, POST; \/orders\/\{id\} GET, PATCH; \/orders\/\{id\}\/user GET; /,
-    );
   });
 
   it('gives every schema an example that its schema accepts', async () => {
