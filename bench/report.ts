@@ -29,6 +29,14 @@ export function renderReport(run: RunResults): string {
     '',
     table(run, 1),
     '',
+    '#### CPU time per request (one process)',
+    '',
+    'The same runs, as the CPU time each server process used per request: what a request costs',
+    "it, whatever else was running. The ratio is the other server's cost over the service's,",
+    'so it reads like the req/s ratio (above 1: the service is the cheaper).',
+    '',
+    cpuTable(run),
+    '',
     '### Two processes (node:cluster, one port)',
     '',
     table(run, 2),
@@ -84,6 +92,27 @@ function table(run: RunResults, processes: 1 | 2): string {
   ].join('\n');
 }
 
+function cpuTable(run: RunResults): string {
+  const servers = run.byProcesses[1];
+  const rows = SCENARIOS.map(({ name, title }) => {
+    const [service, nest, raw] = [servers.service[name], servers.nest[name], servers.raw[name]];
+    const cells = [
+      `${name} ${title}`,
+      fixed(service?.cpuMicrosPerRequest, 0),
+      fixed(nest?.cpuMicrosPerRequest, 0),
+      fixed(raw?.cpuMicrosPerRequest, 0),
+      times(cheaper(service, nest)),
+      times(cheaper(service, raw)),
+    ];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [
+    '| scenario | service µs/req | Nest µs/req | raw µs/req | vs Nest | vs raw |',
+    '| --- ' + '| ---: '.repeat(5) + '|',
+    ...rows,
+  ].join('\n');
+}
+
 function soakLines(run: RunResults): string[] {
   if (!run.soak) return [];
   const { soak, options } = run;
@@ -101,9 +130,10 @@ function targets(run: RunResults): Target[] {
   const one = run.byProcesses[1];
   const vs = (name: ScenarioName, base: ServerResults, min: number, label: string): Target => {
     const value = quotient(one.service[name], base[name]);
+    const cpu = cheaper(one.service[name], base[name]);
     return [
       `${name} >= ${min}x ${label}`,
-      times(value),
+      `${times(value)} (CPU per request: ${times(cpu)})`,
       value === undefined ? undefined : value >= min,
     ];
   };
@@ -157,6 +187,11 @@ function targets(run: RunResults): Target[] {
 
 function quotient(a?: LoadResult, b?: LoadResult): number | undefined {
   return a && b ? a.requestsPerSecond / b.requestsPerSecond : undefined;
+}
+
+// How many times cheaper per request the service is than `other`, in CPU time.
+function cheaper(service?: Measurement, other?: Measurement): number | undefined {
+  return service && other ? other.cpuMicrosPerRequest / service.cpuMicrosPerRequest : undefined;
 }
 
 function ratio(a?: LoadResult, b?: LoadResult): string {

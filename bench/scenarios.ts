@@ -20,6 +20,11 @@ export type ScenarioName = (typeof SCENARIOS)[number]['name'];
 export interface Measurement extends LoadResult {
   /** The largest resident memory of the server's processes after the scenario, MiB. */
   rssMiB: number;
+  /**
+   * The server's CPU time per request in the measured window, µs: on a shared machine this
+   * moves far less than req/s, which also counts the time the server waited for a core.
+   */
+  cpuMicrosPerRequest: number;
 }
 
 export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
@@ -66,9 +71,11 @@ export async function measure(
 ): Promise<Measurement> {
   await loadFor(server.url, scenario, options.warmupSeconds, DATA_FILE);
   await emptyCarts();
+  const cpuBefore = server.cpuMicros();
   const result = await loadFor(server.url, scenario, options.measureSeconds, DATA_FILE);
+  const cpuMicrosPerRequest = (server.cpuMicros() - cpuBefore) / result.requests;
   await emptyCarts();
-  return { ...result, rssMiB: Math.max(...server.rssMiB()) };
+  return { ...result, rssMiB: Math.max(...server.rssMiB()), cpuMicrosPerRequest };
 }
 
 export function portOf(kind: ServerKind): number {

@@ -64,6 +64,13 @@ export class RunningServer {
     return pids.map(rssOf);
   }
 
+  /** CPU time the server's processes (a cluster's primary and workers) have used, in µs. */
+  cpuMicros(): number {
+    const pid = this.child.pid!;
+    const pids = this.options.processes === 2 ? [pid, ...childrenOf(pid)] : [pid];
+    return pids.map(cpuMicrosOf).reduce((sum, micros) => sum + micros, 0);
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
@@ -114,4 +121,11 @@ function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kiB / 1024;
+}
+
+// utime and stime of /proc/{pid}/stat, in clock ticks of 10 ms.
+function cpuMicrosOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { BENCH } from './bench.config';
 
 export interface LoadResult {
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -55,6 +56,7 @@ export async function loadFor(
   if (!line) throw new Error(`wrk gave no result:\n${stdout}`);
   const raw = JSON.parse(line.slice('BENCH_RESULT '.length)) as Record<string, number>;
   return {
+    requests: raw.requests,
     requestsPerSecond: raw.requests / (raw.duration_us / 1e6),
     p50Ms: raw.p50_us / 1000,
     p99Ms: raw.p99_us / 1000,

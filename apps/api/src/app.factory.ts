@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { corsFor, securityHeaders, varyOnOrigin } from './http/http-edges';
 import { createLogger, NestPinoLogger } from './logging/app-logger';
+import { requestTimeLimit } from './lifecycle/request-time-limit.middleware';
 import { requestLog } from './logging/request-log.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -29,8 +30,11 @@ export async function createApp(
   app.useLogger(new NestPinoLogger(logger));
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
   app.set('trust proxy', config.http.trustProxy);
+  // Helmet's headers are applied from a list taken once, which cannot remove this one.
+  app.disable('x-powered-by');
   // Before anything answers, so that every request, a CORS preflight included, is seen.
   app.use(requestLog(logger), app.get(MetricsService).observe);
+  app.use(requestTimeLimit(config.requestTimeoutMs));
   app.use(securityHeaders(config.http));
   if (config.http.corsOrigins.length > 0) {
     app.use(varyOnOrigin);

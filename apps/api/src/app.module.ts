@@ -1,11 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
 import { MetricsModule } from './metrics/metrics.module';
-import { RequestTimeoutInterceptor } from './lifecycle/request-timeout.interceptor';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
 import { EventsModule } from './modules/events/events.module';
@@ -49,10 +47,7 @@ export class AppModule {
         EventsModule,
         MetricsModule,
       ],
-      providers: [
-        { provide: APP_CONFIG, useValue: config },
-        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
-      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],
     };
   }

@@ -19,6 +19,7 @@ export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 
 export { ResourceService } from './controller/resource.service';
 export { ResourceRegistry } from './controller/resource-registry';
+export { resourceRouteOf } from './controller/resource.router';
 export type { RequestContext, WriteContext } from './controller/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';

@@ -1,33 +1,27 @@
-import {
-  DynamicModule,
-  Global,
-  MiddlewareConsumer,
-  Module,
-  NestModule,
-  OnModuleInit,
-} from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
+import { DynamicModule, Global, Module, NestModule, OnModuleInit } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { AccessGuard } from './auth/access.guard';
+import { Authenticator } from './auth/authenticator';
 import { AuthOptions, KIT_AUTH_OPTIONS } from './auth/auth.options';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { StaticTokenRegistry } from './auth/static-token.registry';
 import { StaticTokenStrategy } from './auth/static-token.strategy';
 import { TokenIssuer } from './auth/token.issuer';
 import { ResourceRegistry } from './controller/resource-registry';
+import { ResourceHandlers } from './controller/resource.handlers';
+import { ResourceRouter } from './controller/resource.router';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { KitExceptionFilter } from './http/exception.filter';
-import { JsonBodyMiddleware } from './http/json-body.middleware';
+import { JsonBodyReader } from './http/json-body.reader';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { CursorCodec } from './query/cursor.codec';
-import { EntityTagInterceptor } from './conditional/entity-tag.interceptor';
 import { IdempotencyKey } from './idempotency/idempotency-key.entity';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyGate } from './idempotency/idempotency.gate';
 import { IDEMPOTENCY_SETTINGS, IdempotencyStore } from './idempotency/idempotency.store';
 import {
   RESOURCE_KIT_OPTIONS,
@@ -42,10 +36,6 @@ export interface ResourceKitRootOptions extends ResourceKitOptions {
   auth: AuthOptions;
 }
 
-/**
- * The kit's global machinery, registered once in the root module as APP_* providers so
- * that test apps behave exactly like production: body parsing, 405s, access, errors.
- */
 /** The cursor codec of a service with this secret (its key is derived, never the secret). */
 export function cursorCodecFor(secret: string): CursorCodec {
   return new CursorCodec(derivedKey('cursor', secret));
@@ -55,10 +45,18 @@ function derivedKey(purpose: string, secret: string): string {
   return createHash('sha256').update(`${purpose}:${secret}`).digest('base64url');
 }
 
+/**
+ * The kit's global machinery, registered once in the root module so that test apps behave
+ * exactly like production: the resource router (paths, 405s, access, bodies, answers), and
+ * the exception filter and envelope of the operations endpoints.
+ */
 @Global()
 @Module({})
 export class ResourceKitModule implements NestModule, OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly router: ResourceRouter,
+  ) {}
 
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
     const resolved = resolveKitOptions(options);
@@ -77,9 +75,12 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
           },
         },
         IdempotencyStore,
+        IdempotencyGate,
         ResourceRegistry,
+        ResourceRouter,
+        ResourceHandlers,
         TransactionRunner,
-        JsonBodyMiddleware,
+        JsonBodyReader,
         UnroutedResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
         { provide: KIT_AUTH_OPTIONS, useValue: options.auth },
@@ -87,11 +88,8 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         StaticTokenStrategy,
         JwtStrategy,
         TokenIssuer,
-        // One guard: 404 for a path not spelled as declared, 405 for a wrong verb, then 401/403.
-        { provide: APP_GUARD, useClass: AccessGuard },
-        // Interceptors nest in this order: the ETag sees what the client gets (a replay too).
-        { provide: APP_INTERCEPTOR, useClass: EntityTagInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        Authenticator,
+        // The operations endpoints answer `{data}` too; resources are enveloped by the router.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
       exports: [
@@ -114,7 +112,10 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
     express?.set?.('etag', false);
   }
 
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes('*');
+  // Resources are served before Nest's own routes, which keep the operations endpoints.
+  // Not through the MiddlewareConsumer: it mounts middleware on a path, and Express then
+  // rewrites the request's url for everything after it (the request log reads it).
+  configure(): void {
+    this.adapterHost.httpAdapter?.use(this.router.handle);
   }
 }

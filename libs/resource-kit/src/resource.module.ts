@@ -1,6 +1,5 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { createResourceController } from './controller/resource-controller.factory';
 import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
 import type { EntityClass } from './metadata/definition';
 import { readResourceDefinition } from './metadata/definition.reader';
@@ -13,7 +12,7 @@ export interface ResourceFeature {
   providers?: Provider[];
 }
 
-/** Puts one declared resource on the wire. */
+/** Puts one declared resource on the wire: its service registers with the kit's router. */
 @Module({})
 export class ResourceModule {
   /**
@@ -23,12 +22,9 @@ export class ResourceModule {
    */
   static forFeature(entity: EntityClass, feature: ResourceFeature = {}): DynamicModule {
     const service = feature.service ?? ResourceService;
-    // The type is all the routes need; the rest waits for the service's key casing.
-    const controller = createResourceController(readResourceDefinition(entity), service);
     return {
       module: ResourceModule,
       imports: [TypeOrmModule.forFeature([entity as Type])],
-      controllers: [controller],
       providers: [
         service,
         ...(feature.providers ?? []),

@@ -1,13 +1,25 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { HttpEdgeConfig } from '../config/app-config';
 
 /**
  * Security headers for a JSON API: no sniffing, no framing, no referrer, and a CSP that lets
- * a JSON answer load nothing (the /docs page declares its own).
+ * a JSON answer load nothing (the /docs page declares its own). Helmet's choice of headers,
+ * taken once: they do not depend on the request, and helmet rebuilds its CSP for every one.
+ * Express must not add X-Powered-By (helmet would have removed it): see app.factory.ts.
  */
-export function securityHeaders({ hstsMaxAge }: HttpEdgeConfig) {
+export function securityHeaders(config: HttpEdgeConfig) {
+  const headers = headersSetBy(helmetFor(config));
+  return (_request: Request, response: Response, next: NextFunction): void => {
+    response.setHeaders(headers);
+    next();
+  };
+}
+
+function helmetFor({ hstsMaxAge }: HttpEdgeConfig) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -19,6 +31,17 @@ export function securityHeaders({ hstsMaxAge }: HttpEdgeConfig) {
     strictTransportSecurity:
       hstsMaxAge > 0 ? { maxAge: hstsMaxAge, includeSubDomains: false } : false,
   });
+}
+
+// What a middleware sets on a response.
+function headersSetBy(
+  middleware: (request: IncomingMessage, response: ServerResponse, next: () => void) => void,
+): Map<string, string> {
+  const response = new ServerResponse(new IncomingMessage(new Socket()));
+  middleware(response.req, response, () => undefined);
+  return new Map(
+    Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]),
+  );
 }
 
 // The cors package's options, as Nest's public API names them.

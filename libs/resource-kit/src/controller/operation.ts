@@ -1,17 +1,8 @@
-import { Reflector } from '@nestjs/core';
 import { methodNotAllowed } from '../errors/kit.error';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 
-/** The three path shapes under a resource type. */
+/** The three path shapes under a resource type (SPEC 1.1). */
 export type PathShape = 'collection' | 'item' | 'relationship';
-
-/** Marks a generated handler with the shape of its path and, unless a fallback, its operation. */
-export const HandlesOperation = Reflector.createDecorator<{
-  shape: PathShape;
-  operation?: Operation;
-}>();
-/** Marks a generated controller class with its resource. */
-export const ForResource = Reflector.createDecorator<ResourceDefinition>();
 
 const METHOD_OF: Readonly<Record<Operation, string>> = {
   list: 'GET',
@@ -24,6 +15,7 @@ const METHOD_OF: Readonly<Record<Operation, string>> = {
 const OPERATIONS_OF: Readonly<Record<PathShape, readonly Operation[]>> = {
   collection: ['list', 'create'],
   item: ['read', 'update', 'delete'],
+  // A relationship path reads through its owner: the owner's read decides access.
   relationship: ['read'],
 };
 
@@ -35,15 +27,15 @@ export function allowedMethods(definition: ResourceDefinition, shape: PathShape)
 }
 
 /**
- * 405 (with Allow) for a verb the resource does not support on this path: HEAD, PUT and the
- * like, or DELETE on a resource without it.
+ * The operation a verb asks for on a path shape; 405 (with Allow) for a verb the resource
+ * does not support there: HEAD, PUT and the like, or DELETE on a resource without it.
  */
-export function assertSupported(
+export function operationOf(
   definition: ResourceDefinition,
-  { shape, operation }: { shape: PathShape; operation?: Operation },
+  shape: PathShape,
   method: string,
-): void {
-  const supported =
-    operation && definition.operations.has(operation) && METHOD_OF[operation] === method;
-  if (!supported) throw methodNotAllowed(method, allowedMethods(definition, shape));
+): Operation {
+  const operation = OPERATIONS_OF[shape].find((op) => METHOD_OF[op] === method);
+  if (operation && definition.operations.has(operation)) return operation;
+  throw methodNotAllowed(method, allowedMethods(definition, shape));
 }

@@ -6,9 +6,16 @@ import type { ResourceService } from './resource.service';
 @Injectable()
 export class ResourceRegistry {
   private readonly services = new Map<EntityClass, ResourceService>();
+  private readonly byType = new Map<string, ResourceService>();
 
   register(service: ResourceService): void {
     this.services.set(service.definition.entity, service);
+    this.byType.set(service.definition.type, service);
+  }
+
+  /** The service of the resource whose path segment is `type`, if one is declared. */
+  serviceOfType(type: string): ResourceService | undefined {
+    return this.byType.get(type);
   }
 
   serviceOf(entity: EntityClass): ResourceService {

@@ -1,5 +1,8 @@
 import type { ResourceDefinition } from '../metadata/definition';
 
+// Computed once per definition: a create answers with the same strings every time.
+const computed = new WeakMap<ResourceDefinition, Readonly<Record<string, string>>>();
+
 /**
  * The headers a deprecated creation answers with: `Deprecation` (RFC 9745, a structured-field
  * date: `@` and the Unix time of the day it was deprecated) and, when a sunset is declared,
@@ -9,7 +12,17 @@ import type { ResourceDefinition } from '../metadata/definition';
 export function deprecationHeadersOf(
   definition: ResourceDefinition,
 ): Readonly<Record<string, string>> {
-  const deprecation = definition.deprecation;
+  let headers = computed.get(definition);
+  if (!headers) {
+    headers = headersOf(definition.deprecation);
+    computed.set(definition, headers);
+  }
+  return headers;
+}
+
+function headersOf(
+  deprecation: ResourceDefinition['deprecation'],
+): Readonly<Record<string, string>> {
   if (!deprecation) return {};
   const since = Date.parse(`${deprecation.since}T00:00:00Z`) / 1000;
   return Object.freeze({

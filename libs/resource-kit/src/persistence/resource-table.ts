@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource, EntityManager, EntityMetadata, QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -16,10 +17,17 @@ import {
 import { TableWrites } from './table-writes';
 
 export const ALIAS = 'resource';
+
+/** A compiled shape and, when it has one, the name of its prepared statement. */
+type PreparedSelect = CompiledSelect & { readonly name?: string };
 // Column types the drivers already return as the entity holds them.
 const AS_RETURNED = new Set<unknown>(['varchar', 'text', 'integer', 'int', 'double precision']);
 // Distinct query shapes kept per table, so that clients varying filters cannot grow it forever.
 const MAX_SHAPES = 500;
+// PostgreSQL parses and plans a named statement once per connection, then only binds values.
+// Each name costs memory on every pooled connection, so only the first shapes get one.
+const MAX_NAMED_STATEMENTS = 200;
+const statementNames = new Set<string>();
 
 /**
  * One resource's table, resolved from TypeORM's metadata once: quoted names, each query shape
@@ -34,7 +42,7 @@ export class ResourceTable<T extends object = object> {
   readonly columns: readonly ColumnMetadata[];
   readonly writes: TableWrites<T>;
   private readonly byProperty: ReadonlyMap<string, ColumnMetadata>;
-  private readonly shapes = new Map<string, CompiledSelect>();
+  private readonly shapes = new Map<string, PreparedSelect>();
   private readonly mapRow: (row: Row) => T;
 
   constructor(
@@ -68,7 +76,7 @@ export class ResourceTable<T extends object = object> {
   ): Promise<T[]> {
     const compiled = this.compiled(shape);
     const bound = [...within, ...compiled.slots.map((slot) => values[slot])];
-    const { records } = await runStatement(manager, compiled.sql, bound);
+    const { records } = await runStatement(manager, compiled.sql, bound, compiled.name);
     return (records as Row[]).map(this.mapRow);
   }
 
@@ -85,14 +93,15 @@ export class ResourceTable<T extends object = object> {
 
   readonly quote = (name: string): string => this.dataSource.driver.escape(name);
 
-  private compiled(shape: SelectShape): CompiledSelect {
+  private compiled(shape: SelectShape): PreparedSelect {
     // A scope hook's subquery may differ per caller: compiled each time, not kept.
     if (shape.within) return compileSelect(shape, this.sql, this.dialect);
     const key = shapeKey(shape);
     let compiled = this.shapes.get(key);
     if (!compiled) {
       if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
-      compiled = compileSelect(shape, this.sql, this.dialect);
+      const sql = compileSelect(shape, this.sql, this.dialect);
+      compiled = { ...sql, name: statementNameOf(sql.sql) };
       this.shapes.set(key, compiled);
     }
     return compiled;
@@ -114,21 +123,31 @@ export class ResourceTable<T extends object = object> {
 /**
  * Through the transaction's runner inside a write. Outside one, PostgreSQL statements go
  * straight to the driver's pool (a TypeORM query runner per statement, with its logging and
- * event broadcasting, cost a tenth of a simple read); SQLite's one connection takes a runner.
+ * event broadcasting, cost a tenth of a simple read), by name when the shape has one;
+ * SQLite's one connection takes a runner.
  */
 export async function runStatement(
   manager: EntityManager,
   sql: string,
   values: readonly unknown[],
+  name?: string,
 ): Promise<Pick<QueryResult, 'records'>> {
   const pool = manager.queryRunner ? undefined : postgresPool(manager.connection);
-  if (pool) return { records: (await pool.query(sql, [...values])).rows };
+  if (pool) return { records: (await pool.query({ name, text: sql, values: [...values] })).rows };
   const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
     return await runner.query(sql, [...values], true);
   } finally {
     if (!manager.queryRunner) await runner.release();
   }
+}
+
+// The same SQL gets the same name, whichever table compiled it; none past the limit.
+function statementNameOf(sql: string): string | undefined {
+  const name = `kit_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+  if (!statementNames.has(name) && statementNames.size >= MAX_NAMED_STATEMENTS) return undefined;
+  statementNames.add(name);
+  return name;
 }
 
 function postgresPool(dataSource: DataSource): Pool | undefined {

@@ -1,46 +1,34 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
+import { json, type Request, type RequestHandler, type Response } from 'express';
 import { KitError } from '../errors/kit.error';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 
-const METHODS_WITH_BODY = new Set(['POST', 'PATCH']);
-const BODY_ERROR = Symbol('resource-kit:body-error');
-
-type RequestWithBody = Request & { [BODY_ERROR]?: KitError };
-
 /**
- * Reads JSON bodies of POST and PATCH only (a body on GET or DELETE is never parsed).
- * A body problem (415, 413, malformed) is kept and raised by the input pipe, so that
- * 404, 405 and 401 are answered first, as for any other request.
+ * Reads the JSON body of a POST or PATCH. A body problem (415, 413, malformed) is returned,
+ * not thrown: the caller raises it when the input is validated, so that a replayed
+ * Idempotency-Key is answered first, as it would be for any other body.
  */
 @Injectable()
-export class JsonBodyMiddleware implements NestMiddleware {
+export class JsonBodyReader {
   private readonly parse: RequestHandler;
 
   constructor(@Inject(RESOURCE_KIT_OPTIONS) options: ResolvedKitOptions) {
     this.parse = json({ limit: options.bodyLimit, strict: false, type: () => true });
   }
 
-  use(request: RequestWithBody, response: Response, next: NextFunction): void {
-    if (!METHODS_WITH_BODY.has(request.method)) return next();
+  read(request: Request, response: Response): Promise<KitError | undefined> {
     // `is` answers null when there is no body at all, false for a body of another type.
     if (request.is('application/json') === false && !isEmpty(request)) {
-      request[BODY_ERROR] = new KitError('unsupported_media_type', [
-        'the body must be application/json',
-      ]);
-      return next();
+      return Promise.resolve(
+        new KitError('unsupported_media_type', ['the body must be application/json']),
+      );
     }
-    this.parse(request, response, (error?: unknown) => {
-      if (error) request[BODY_ERROR] = bodyError(error);
-      next();
-    });
+    return new Promise((resolve) =>
+      this.parse(request, response, (error?: unknown) =>
+        resolve(error ? bodyError(error) : undefined),
+      ),
+    );
   }
-}
-
-/** Throws the body problem the middleware found, if any. */
-export function assertBodyReadable(request: Request): void {
-  const error = (request as RequestWithBody)[BODY_ERROR];
-  if (error) throw error;
 }
 
 function isEmpty(request: Request): boolean {

@@ -1,19 +1,10 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  Logger,
-  NestInterceptor,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
 import { createHmac } from 'node:crypto';
-import { from, lastValueFrom, Observable } from 'rxjs';
 import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller';
-import { ForResource, HandlesOperation } from '../controller/operation';
 import { KitError } from '../errors/kit.error';
+import type { Answer } from '../http/answer';
 import { describeFailure } from '../http/exception.filter';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { parseIdempotencyKey } from './idempotency-key.parser';
@@ -25,12 +16,7 @@ import {
   type IdempotentRequest,
 } from './idempotency.store';
 
-const claims = new WeakMap<Request, Claim>();
-
-/** The claim of this request's Idempotency-Key, which its write completes. */
-export function claimOf(request: Request): Claim | undefined {
-  return claims.get(request);
-}
+const REPLAYED = { 'Idempotent-Replayed': 'true' };
 
 /**
  * Idempotency-Key on POST (SPEC 1.11): the first request with a key runs and its write stores
@@ -39,47 +25,23 @@ export function claimOf(request: Request): Claim | undefined {
  * judged against today's data (the checked-out cart items are gone).
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyGate {
   private readonly logger = new Logger('ResourceKit');
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly store: IdempotencyStore,
     @Inject(IDEMPOTENCY_SETTINGS) private readonly settings: IdempotencySettings,
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<Request>();
+  /** Runs `create` once for the request's key; without a key, every time. */
+  async once(request: Request, create: (claim?: Claim) => Promise<Answer>): Promise<Answer> {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !this.applies(context)) return next.handle();
-    const response = context.switchToHttp().getResponse<Response>();
-    // A promise, not a subscription: a client that goes away does not cut the bookkeeping short.
-    return from(
-      this.once(this.describe(request, parseIdempotencyKey(header)), request, response, next),
-    );
-  }
-
-  private applies(context: ExecutionContext): boolean {
-    const handles = this.reflector.get(HandlesOperation, context.getHandler());
-    const definition = this.reflector.get(ForResource, context.getClass());
-    return handles?.operation === 'create' && definition?.idempotency !== false;
-  }
-
-  private async once(
-    idempotent: IdempotentRequest,
-    request: Request,
-    response: Response,
-    next: CallHandler,
-  ): Promise<unknown> {
-    const outcome = await this.store.claim(idempotent);
-    if ('replay' in outcome) {
-      response.status(outcome.replay.status).setHeader('Idempotent-Replayed', 'true');
-      return outcome.replay.body;
-    }
-    claims.set(request, outcome.claim);
+    if (header === undefined) return create();
+    const outcome = await this.store.claim(this.describe(request, parseIdempotencyKey(header)));
+    if ('replay' in outcome) return { ...outcome.replay, headers: REPLAYED };
     try {
-      return await lastValueFrom(next.handle());
+      return await create(outcome.claim);
     } catch (error) {
       await this.settle(outcome.claim, error);
       throw error;
