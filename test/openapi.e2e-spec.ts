@@ -1,6 +1,48 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020';
+import { isEmail } from 'class-validator';
 import request from 'supertest';
+import { isCalendarDate, isUtcTime } from '@app/resource-kit/validation/formats';
 import { startTestApp, TestApp } from './support/test-app';
+
+type Schema = Record<string, unknown>;
+type Operation = {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  deprecated?: boolean;
+  security: unknown[];
+  parameters: ({ $ref: string } | { name: string; in: string; description?: string })[];
+  responses: Record<string, { description: string; content?: unknown; headers?: object }>;
+};
+const VERBS = ['get', 'post', 'patch', 'delete'];
+
+/** Every operation of the document, with its path and verb. */
+function operationsOf(document: { paths: Record<string, Record<string, unknown>> }) {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    VERBS.filter((verb) => item[verb]).map((verb) => ({
+      path,
+      verb,
+      operation: item[verb] as Operation,
+    })),
+  );
+}
+
+/** Every named property under a schema, with where it sits. */
+function propertiesOf(schema: Schema, at: string): [string, Schema][] {
+  const own = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  const branches = [
+    ...((schema.oneOf ?? []) as Schema[]),
+    ...(schema.items ? [schema.items as Schema] : []),
+  ];
+  return [
+    ...own.flatMap(([name, property]): [string, Schema][] => [
+      [`${at}.${name}`, property],
+      ...propertiesOf(property, `${at}.${name}`),
+    ]),
+    ...branches.flatMap((branch) => propertiesOf(branch, at)),
+  ];
+}
 
 describe('API documentation', () => {
   let service: TestApp;
@@ -26,7 +68,12 @@ describe('API documentation', () => {
         '/events',
       ]),
     );
-    expect(Object.keys(body.paths['/orders/{id}'])).toEqual(['parameters', 'get', 'patch']);
+    expect(Object.keys(body.paths['/orders/{id}'])).toEqual([
+      'parameters',
+      'description',
+      'get',
+      'patch',
+    ]);
     expect(body.paths['/products'].get.security).toEqual([]);
     expect(body.paths['/products'].post.security).toEqual([{ bearer: [] }]);
     expect(body.components.schemas.users.properties).not.toHaveProperty('password');
@@ -57,6 +104,181 @@ describe('API documentation', () => {
       expect(write.responses['412'].content).toBeDefined();
     }
     expect(body.paths['/products'].get.responses['200'].headers).toBeUndefined();
+  });
+
+  it('describes every schema, property, operation and parameter', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const schemas = Object.entries(body.components.schemas as Record<string, Schema>);
+    expect(schemas.filter(([, schema]) => !schema.description)).toEqual([]);
+    const properties = schemas.flatMap(([name, schema]) => propertiesOf(schema, name));
+    expect(properties.length).toBeGreaterThan(150);
+    expect(properties.filter(([, property]) => !property.description).map(([at]) => at)).toEqual(
+      [],
+    );
+    const operations = operationsOf(body);
+    expect(operations.length).toBeGreaterThanOrEqual(46);
+    const undescribed = operations.filter(
+      ({ operation }) => !operation.summary || !operation.description,
+    );
+    expect(undescribed.map(({ verb, path }) => `${verb} ${path}`)).toEqual([]);
+    const parameters: Operation['parameters'] = [
+      ...Object.values(body.components.parameters as Record<string, { name: string; in: string }>),
+      ...operations.flatMap(({ operation }) => operation.parameters ?? []),
+    ];
+    expect(parameters.filter((p) => !('$ref' in p) && !p.description)).toEqual([]);
+    expect(body.components.schemas.products.properties.price_cents.description).toBe(
+      'Unit price in minor units of currency',
+    );
+    expect(body.paths['/orders/{id}/order_items'].get.description).toMatch(
+      /^The lines of the order, as checked out\. Needs a bearer token\./,
+    );
+    expect(body.tags).toContainEqual({
+      name: 'orders',
+      description: expect.stringMatching(
+        /^Checking cart items out creates an order.* Methods: \/orders GET, POST; \/orders\/\{id\} GET, PATCH; \/orders\/\{id\}\/user GET; /,
+      ),
+    });
+  });
+
+  it('gives every schema an example that its schema accepts', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    // The service's own wire formats, stricter than JSON Schema's.
+    const ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      formats: {
+        date: isCalendarDate,
+        'date-time': isUtcTime,
+        email: (text: string) => isEmail(text),
+      },
+    });
+    for (const [name, schema] of Object.entries(
+      body.components.schemas as Record<string, Schema>,
+    )) {
+      expect([name, schema.example]).toEqual([name, expect.anything()]);
+      const validate = ajv.compile(schema);
+      expect([name, validate(schema.example) ? [] : validate.errors]).toEqual([name, []]);
+    }
+    expect(body.components.schemas['products.create'].example).toEqual({
+      data: {
+        type: 'products',
+        name: 'name text',
+        description: 'description text',
+        price_cents: 1250,
+        currency: 'EUR',
+        stock: 1,
+      },
+    });
+  });
+
+  it('lists every status an operation can answer, each with the error envelope', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const statuses = (path: string, verb: string) => Object.keys(body.paths[path][verb].responses);
+    for (const { operation } of operationsOf(body)) {
+      expect(operation.responses).toHaveProperty('500');
+      expect(operation.responses['503'].headers).toHaveProperty('Retry-After');
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (+status >= 400)
+          expect(response.content).toEqual({
+            'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+          });
+      }
+      const needsToken = operation.security.length > 0;
+      if (needsToken) expect(operation.responses['401'].headers).toHaveProperty('WWW-Authenticate');
+    }
+    // Log-in: public, yet 401 on wrong credentials and 429 when throttled.
+    expect(statuses('/sessions', 'post')).toEqual([
+      '201',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(body.paths['/sessions'].post.responses['429'].headers).toHaveProperty('Retry-After');
+    // Public reads: no 401; admin writes: 401 and 403; ETags: 304 and 412.
+    expect(statuses('/products/{id}', 'get')).toEqual(['200', '304', '400', '404', '500', '503']);
+    expect(statuses('/products/{id}', 'delete')).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '409',
+      '412',
+      '500',
+      '503',
+    ]);
+    // Nothing refers to a session, so deleting one meets no conflict.
+    expect(statuses('/sessions/{id}', 'delete')).toEqual([
+      '200',
+      '401',
+      '404',
+      '412',
+      '500',
+      '503',
+    ]);
+    // State moves: 403 for a move the role may not make, 409 for one not listed.
+    expect(statuses('/orders/{id}', 'patch')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '412',
+      '413',
+      '415',
+      '500',
+      '503',
+    ]);
+    expect(statuses('/products', 'get')).toEqual(['200', '400', '500', '503']);
+    expect(body.paths['/orders/{id}'].description).toBe(
+      'Methods: GET, PATCH. Any other method answers 405 with Allow: GET, PATCH and the error envelope.',
+    );
+    const refused = await request(service.http).delete('/api/orders/any').expect(405);
+    expect(refused.headers.allow).toBe('GET, PATCH');
+  });
+
+  it('types each filter by its attribute and operators, and lists the allowed orders', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const list = body.paths['/products'].get as Operation;
+    const refs = list.parameters.map((parameter) => ('$ref' in parameter ? parameter.$ref : ''));
+    expect(refs).toContain('#/components/parameters/products.filter.price_cents');
+    const price = body.components.parameters['products.filter.price_cents'];
+    expect(price).toMatchObject({ name: 'filter[price_cents]', in: 'query', style: 'deepObject' });
+    expect(Object.keys(price.schema.properties)).toEqual([
+      'eq',
+      'ne',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'in',
+      'null',
+    ]);
+    expect(price.schema.properties.gte).toEqual({ type: 'integer' });
+    const currency = body.components.parameters['products.filter.currency'].schema.properties;
+    expect(currency.eq.enum).toContain('EUR');
+    expect(currency).not.toHaveProperty('contains');
+    expect(body.components.parameters['products.filter.name'].schema.properties).toHaveProperty(
+      'contains',
+    );
+    expect(body.components.parameters['events.filter.subject.type']).toBeDefined();
+    const order = body.components.parameters['products.order'];
+    expect(order).toMatchObject({ name: 'order', style: 'form', explode: false });
+    expect(order.schema.items.enum).toEqual(
+      expect.arrayContaining(['price_cents', '-price_cents', 'id']),
+    );
+    // The document's filter and order, used as written, are accepted by the service.
+    await request(service.http)
+      .get(
+        '/api/products?filter[price_cents][gte]=100&filter[name][contains]=cup&order=-price_cents,name',
+      )
+      .expect(200);
   });
 
   it('GET /docs is an interactive page on the document, with its assets', async () => {

@@ -4,7 +4,13 @@ import { readResourceDefinition } from '../metadata/definition.reader';
 import { Contract, describeContract } from './contract';
 import { breakingChanges } from './contract.diff';
 
-@Resource({ type: 'shelves', access: { list: 'public', read: 'public', create: 'admin' } })
+@Resource({
+  type: 'shelves',
+  access: { list: 'public', read: 'public', create: 'admin' },
+  deprecated: {
+    creation: { since: '2026-11-01', successor: 'Use POST /books', sunset: '2027-06-30' },
+  },
+})
 class Shelf extends ResourceEntity {
   @Attribute({ type: 'string', maxLength: 50 })
   label!: string;
@@ -47,6 +53,24 @@ describe('breakingChanges', () => {
       toMany: { notes: 'shelves' },
       polymorphic: ['origin'],
     });
+  });
+
+  it('records a deprecated creation, and takes deprecating or un-deprecating as additive', () => {
+    expect(contract().resources.shelves.deprecated).toEqual({
+      create: { since: '2026-11-01', sunset: '2027-06-30' },
+    });
+    expect(contract().resources.books).not.toHaveProperty('deprecated');
+    expect(
+      changed((next) => {
+        next.resources.books.deprecated = { create: { since: '2026-12-01', sunset: null } };
+        delete next.resources.shelves.deprecated;
+      }),
+    ).toEqual([]);
+    expect(
+      changed((next) => {
+        next.resources.shelves.deprecated!.create.sunset = '2028-01-01';
+      }),
+    ).toEqual([]);
   });
 
   it('finds nothing between a contract and itself, or when things are added', () => {
@@ -163,6 +187,11 @@ describe('breakingChanges', () => {
       'a tighter input limit',
       (n: Contract) => (n.resources.books.attributes.pages.max = 500),
       'books.pages: maximum lowered to 500',
+    ],
+    [
+      'a sunset brought forward',
+      (n: Contract) => (n.resources.shelves.deprecated!.create.sunset = '2027-01-31'),
+      'shelves: sunset of creation brought forward to 2027-01-31 (was 2027-06-30)',
     ],
     [
       'an input no longer writable',

@@ -5,7 +5,8 @@ const STRICTNESS = { public: 0, authenticated: 1, admin: 2 } as const;
 /**
  * Every change from `previous` to `current` that can break a client written against
  * `previous` (SPEC 1.9). Additions (resources, optional inputs, outputs, values, verbs) are
- * not breaking.
+ * not breaking, nor is deprecating a creation or taking a deprecation back; bringing a
+ * declared sunset forward is.
  */
 export function breakingChanges(previous: Contract, current: Contract): string[] {
   return Object.entries(previous.resources).flatMap(([type, before]) => {
@@ -14,6 +15,7 @@ export function breakingChanges(previous: Contract, current: Contract): string[]
     return [
       ...operationChanges(type, before, after),
       ...headerChanges(type, before, after),
+      ...sunsetChanges(type, before, after),
       ...relationshipChanges(type, before, after),
       ...Object.entries(before.attributes).flatMap(([name, was]) =>
         attributeChanges(`${type}.${name}`, was, after.attributes[name]),
@@ -54,6 +56,15 @@ function headerChanges(type: string, before: ResourceContract, after: ResourceCo
         .map((name) => `${type}: operation ${operation} no longer sends ${name}`),
     ];
   });
+}
+
+// Clients plan their move by the announced sunset: it may go later or away, never earlier.
+function sunsetChanges(type: string, before: ResourceContract, after: ResourceContract): string[] {
+  const was = before.deprecated?.create.sunset;
+  const now = after.deprecated?.create.sunset;
+  return was && now && now < was
+    ? [`${type}: sunset of creation brought forward to ${now} (was ${was})`]
+    : [];
 }
 
 function relationshipChanges(

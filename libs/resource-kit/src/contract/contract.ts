@@ -27,6 +27,8 @@ export interface ResourceContract {
   polymorphic: string[];
   /** Per operation, the headers of SPEC 1.11 it honours (request) and sends (response). */
   headers?: Record<string, { request: string[]; response: string[] }>;
+  /** Present when creating the resource is deprecated: since when, and the planned sunset. */
+  deprecated?: { create: { since: string; sunset: string | null } };
 }
 
 /** The whole wire contract of a service, in a stable, diffable JSON form. */
@@ -57,6 +59,14 @@ export function describeContract(definitions: readonly ResourceDefinition[]): Co
           ),
           polymorphic: definition.polymorphic.map((reference) => reference.name),
           headers: describeHeaders(definition),
+          ...(definition.deprecation && {
+            deprecated: {
+              create: {
+                since: definition.deprecation.since,
+                sunset: definition.deprecation.sunset ?? null,
+              },
+            },
+          }),
         },
       ]),
     ),

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
 import type { Answer } from '../http/answer';
+import { deprecationHeadersOf } from '../http/deprecation-headers';
 import { envelope } from '../http/envelope.interceptor';
 import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
@@ -59,6 +60,8 @@ export class ResourceHandlers {
   }
 
   async create({ service, request, response, caller }: ResourceCall): Promise<Answer> {
+    // A deprecated creation says so in every answer it gives (SPEC 1.9).
+    response.set(deprecationHeadersOf(service.definition));
     const bodyProblem = await this.body.read(request, response);
     const create = async (claim?: Claim): Promise<Answer> => {
       if (bodyProblem) throw bodyProblem;

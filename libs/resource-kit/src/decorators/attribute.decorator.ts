@@ -5,6 +5,8 @@ import { MemberDeclaration, recordMember } from './member-declarations';
 
 export interface AttributeOptions {
   type: AttributeType;
+  /** What the attribute means: the OpenAPI document shows it on the property. */
+  description?: string;
   /** Allowed values of an `enum` attribute. */
   values?: readonly string[];
   /** The resources an `ids` attribute (`cart_item_ids`, create input only) refers to. */
@@ -49,6 +51,7 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
   const writable = options.writable ?? true;
   return {
     property,
+    description: options.description,
     type: options.type,
     values: options.values,
     format: options.format,

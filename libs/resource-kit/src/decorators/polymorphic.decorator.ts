@@ -17,11 +17,14 @@ export interface PolymorphicReference {
  * @example
  *   @Polymorphic() subject!: PolymorphicReference;
  */
-export function Polymorphic(options: { nullable?: boolean } = {}): PropertyDecorator {
+export function Polymorphic(
+  options: { nullable?: boolean; description?: string } = {},
+): PropertyDecorator {
   return (prototype, key) => {
     const property = String(key);
     const reference: PolymorphicDefinition = {
       name: property,
+      description: options.description,
       property,
       typeProperty: `${property}Type`,
       idProperty: `${property}Id`,

@@ -9,10 +9,14 @@ export abstract class ResourceEntity {
   @PrimaryColumn(ID_COLUMN)
   id!: string;
 
-  @Attribute({ type: 'time', writable: false })
+  @Attribute({ type: 'time', writable: false, description: 'When the resource was created (UTC)' })
   createdAt!: Date;
 
-  @Attribute({ type: 'time', writable: false })
+  @Attribute({
+    type: 'time',
+    writable: false,
+    description: 'When the resource last changed (UTC)',
+  })
   updatedAt!: Date;
 }
 

@@ -1,5 +1,10 @@
 import { Entity, Index } from 'typeorm';
-import type { AccessLevel, EntityClass, Operation } from '../metadata/definition';
+import type {
+  AccessLevel,
+  CreationDeprecation,
+  EntityClass,
+  Operation,
+} from '../metadata/definition';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
 
@@ -7,11 +12,15 @@ export interface ToManyOptions {
   target: () => EntityClass;
   /** The target's @ToOne property pointing back at this resource (e.g. `cartId`). */
   inverse: string;
+  /** What the relationship holds: the OpenAPI operation that reads it says so. */
+  description?: string;
 }
 
 export interface ResourceOptions {
   /** Plural type, equal to the path segment and the table name. */
   type: string;
+  /** What the resource is: the OpenAPI document shows it on its schemas and operations. */
+  description?: string;
   /**
    * The supported operations and who may use each; the others answer 405.
    * @example { list: 'public', read: 'public', create: 'admin', update: 'admin' }
@@ -45,6 +54,18 @@ export interface ResourceOptions {
    * @example { expiresWith: 'expiresAt' }
    */
   idempotency?: false | IdempotencyOptions;
+  /**
+   * Deprecates creating this resource (its data stays readable): POST still works and
+   * answers `Deprecation` (and `Sunset` when given); the OpenAPI operation is deprecated.
+   * @example { creation: { since: '2026-11-01', successor: 'Use POST /reviews instead', sunset: '2027-06-30' } }
+   */
+  deprecated?: { creation: CreationDeprecation };
+  /**
+   * Error statuses the resource's hooks add to an operation, with why, for the OpenAPI
+   * document (the statuses the kit itself answers are derived).
+   * @example { create: { 429: 'Too many failed logins (Retry-After says when to retry)' } }
+   */
+  answers?: Readonly<Partial<Record<Operation, Readonly<Record<number, string>>>>>;
 }
 
 export interface IdempotencyOptions {

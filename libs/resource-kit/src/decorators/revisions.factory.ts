@@ -23,12 +23,23 @@ export function revisionsOf(
   const revisions = class extends ResourceEntity {};
   Object.defineProperty(revisions, 'name', { value: `${source.name}Revision` });
   const prototype = revisions.prototype as object;
-  ToOne(() => source, { writable: false, onDelete: 'CASCADE' })(prototype, options.owner);
-  Attribute({ type: 'integer', writable: false, min: 1 })(prototype, 'revision');
-  for (const attribute of readResourceDefinition(source).attributes) {
+  const described = readResourceDefinition(source);
+  ToOne(() => source, {
+    writable: false,
+    onDelete: 'CASCADE',
+    description: `The ${described.type} resource this is a revision of`,
+  })(prototype, options.owner);
+  Attribute({
+    type: 'integer',
+    writable: false,
+    min: 1,
+    description: 'The revision number: 1 for the creation, one more per update',
+  })(prototype, 'revision');
+  for (const attribute of described.attributes) {
     if (!isQueryable(attribute) || OWN_MEMBERS.has(attribute.property)) continue;
-    const { type, values, format, maxLength, minLength, min, max } = attribute;
+    const { description, type, values, format, maxLength, minLength, min, max } = attribute;
     Attribute({
+      description: description && `${description}, as it was in this revision`,
       type,
       values,
       format,
@@ -43,6 +54,7 @@ export function revisionsOf(
   }
   Resource({
     type: options.type,
+    description: `The revisions of ${described.type}: one per create or update, as it was then`,
     access: { list: options.access, read: options.access },
     indexes: [[options.owner, 'revision']],
   })(revisions);

@@ -4,6 +4,8 @@ import { snakeCase } from '../metadata/naming';
 import { recordMember } from './member-declarations';
 
 export interface ToOneOptions {
+  /** What the relationship means: the OpenAPI document shows it on the `*_id` property. */
+  description?: string;
   /** `true` (default), `'create'` or `false` (read-only, set by the service). */
   writable?: boolean | 'create';
   optional?: boolean;
@@ -32,6 +34,7 @@ export function ToOne(target: () => EntityClass, options: ToOneOptions = {}): Pr
     const writable = options.writable ?? true;
     recordMember(prototype, {
       property: idProperty,
+      description: options.description,
       type: 'string',
       optional: options.optional ?? writable === false,
       nullable: options.nullable ?? false,

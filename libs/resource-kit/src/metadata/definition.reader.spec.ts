@@ -148,4 +148,27 @@ describe('readResourceDefinition', () => {
     class OddThing extends ResourceEntity {}
     expect(() => readResourceDefinition(OddThing)).toThrow('OddThing: unknown operations replace');
   });
+
+  it('reads a deprecated creation, and refuses dates it could not send as headers', () => {
+    const deprecated = (since: string, sunset?: string) => {
+      @Resource({
+        type: 'drafts',
+        access: { create: 'public' },
+        deprecated: { creation: { since, sunset, successor: 'Use POST /posts' } },
+      })
+      class Draft extends ResourceEntity {}
+      return () => readResourceDefinition(Draft);
+    };
+    expect(deprecated('2026-11-01', '2027-06-30')().deprecation).toEqual({
+      since: '2026-11-01',
+      sunset: '2027-06-30',
+      successor: 'Use POST /posts',
+    });
+    expect(readResourceDefinition(Cart).deprecation).toBeUndefined();
+    expect(deprecated('1 Nov 2026')).toThrow('Draft: deprecation dates are YYYY-MM-DD');
+    expect(deprecated('2026-11-01', '2026-13-01')).toThrow('deprecation dates are YYYY-MM-DD');
+    expect(deprecated('2026-11-01', '2026-10-01')).toThrow(
+      'Draft: the sunset (2026-10-01) comes before the deprecation (2026-11-01)',
+    );
+  });
 });

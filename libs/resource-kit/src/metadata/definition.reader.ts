@@ -3,6 +3,7 @@ import type { ResourceOptions } from '../decorators/resource.decorator';
 import {
   AccessLevel,
   AttributeDefinition,
+  CreationDeprecation,
   EntityClass,
   Operation,
   OPERATIONS,
@@ -45,6 +46,11 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     access,
     operations: new Set(access.keys()),
     owner: options.owner,
+    description: options.description,
+    deprecation: deprecationOf(entity, options.deprecated?.creation),
+    answers: new Map(
+      Object.entries(options.answers ?? {}) as [Operation, Record<number, string>][],
+    ),
     history: options.history,
     transitions: options.transitions,
     idempotency: options.idempotency ?? {},
@@ -70,6 +76,26 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
       ]),
     ),
   });
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+// Dates are checked when the service starts, not when a client first creates one.
+function deprecationOf(
+  entity: EntityClass,
+  deprecation: CreationDeprecation | undefined,
+): CreationDeprecation | undefined {
+  if (!deprecation) return undefined;
+  const { since, sunset } = deprecation;
+  for (const day of [since, sunset ?? since]) {
+    if (!DAY.test(day) || Number.isNaN(Date.parse(day)))
+      throw new Error(`${entity.name}: deprecation dates are YYYY-MM-DD, got ${day}`);
+  }
+  if (sunset !== undefined && sunset < since)
+    throw new Error(
+      `${entity.name}: the sunset (${sunset}) comes before the deprecation (${since})`,
+    );
+  return Object.freeze({ ...deprecation });
 }
 
 function attributeOf(member: MemberDeclaration, casing: KeyCasing): AttributeDefinition {

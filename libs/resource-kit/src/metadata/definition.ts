@@ -33,6 +33,8 @@ export interface AttributeDefinition {
   readonly name: string;
   /** Entity property that holds the value. */
   readonly property: string;
+  /** What the member means, for the API's readers (the OpenAPI document). */
+  readonly description?: string;
   readonly type: AttributeType;
   readonly values?: readonly string[];
   /** A stricter string format (`email`). */
@@ -64,6 +66,7 @@ export interface ToManyDefinition {
   readonly target: () => EntityClass;
   /** Property of the target entity that holds the owner's id. */
   readonly inverse: string;
+  readonly description?: string;
 }
 
 /**
@@ -72,6 +75,7 @@ export interface ToManyDefinition {
  */
 export interface PolymorphicDefinition {
   readonly name: string;
+  readonly description?: string;
   readonly property: string;
   readonly typeProperty: string;
   readonly idProperty: string;
@@ -82,6 +86,15 @@ export interface PolymorphicDefinition {
 export interface ResourceDefinition {
   readonly type: string;
   readonly entity: EntityClass;
+  /** What the resource is, for the API's readers (the OpenAPI document). */
+  readonly description?: string;
+  /** Set when creating this resource is deprecated in favour of a successor (SPEC 1.9). */
+  readonly deprecation?: CreationDeprecation;
+  /**
+   * Error statuses the resource's own hooks add to an operation, each with why (a log-in's
+   * 401 and 429): the OpenAPI document lists them beside those the kit derives.
+   */
+  readonly answers: ReadonlyMap<Operation, Readonly<Record<number, string>>>;
   /** The supported operations (others answer 405) and who may use each. */
   readonly access: ReadonlyMap<Operation, AccessLevel>;
   readonly operations: ReadonlySet<Operation>;
@@ -102,4 +115,14 @@ export interface ResourceDefinition {
     readonly property: string;
     readonly moves: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   };
+}
+
+/** A deprecated creation: since when, what replaces it, and when it may stop working. */
+export interface CreationDeprecation {
+  /** The day it was deprecated (`YYYY-MM-DD`, UTC). */
+  readonly since: string;
+  /** The successor, in words (`Use POST /reviews instead`). */
+  readonly successor: string;
+  /** The day after which creation may stop working (`YYYY-MM-DD`, UTC). */
+  readonly sunset?: string;
 }

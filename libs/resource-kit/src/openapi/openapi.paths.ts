@@ -1,187 +1,194 @@
-import type { Operation, ResourceDefinition } from '../metadata/definition';
-import { FILTER_OPERATORS } from '../query/filter.parser';
-import { PAGE_PARAMETERS } from '../query/pagination';
-import { isQueryable } from '../query/queryable-members';
-import { retryHeadersOf } from '../http/retry-headers';
+import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import type { JsonSchema } from '../validation/output.schema';
+import { accessText, deprecationText, methodsText } from './openapi.descriptions';
 import type { OpenApiOptions } from './openapi.document';
 import { headerParameters, responseHeaders } from './openapi.headers';
+import { filterParameters, orderParameter, pageParameters } from './openapi.parameters';
+import { errorResponses, StatusContext } from './openapi.responses';
 
-type Operations = Record<string, unknown>;
+type PathItem = Record<string, unknown>;
+
+/** What the paths of one resource need from the rest of the document. */
+export interface PathContext extends StatusContext {
+  readonly options: OpenApiOptions;
+  /** The definition of a relationship's target. */
+  readonly definitionOf: (entity: EntityClass) => ResourceDefinition;
+}
+
+const ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The resource\u2019s id',
+  schema: { type: 'string' },
+};
 
 /** The paths of one resource: its collection, item and relationship paths, verb by verb. */
 export function pathsOf(
   definition: ResourceDefinition,
-  options: OpenApiOptions,
-): [string, Operations][] {
-  const { type } = definition;
-  const item = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-  const paths: [string, Operations][] = [];
-  const collection: Operations = {};
-  if (definition.operations.has('list')) collection.get = listOperation(definition, type, options);
-  if (definition.operations.has('create'))
-    collection.post = writeOperation(definition, 'create', 201);
-  if (Object.keys(collection).length > 0) paths.push([`/${type}`, collection]);
-  const single: Operations = {};
-  if (definition.operations.has('read'))
-    single.get = readOperation(definition, type, definition.access.get('read'));
-  if (definition.operations.has('update')) single.patch = writeOperation(definition, 'update', 200);
-  if (definition.operations.has('delete'))
-    single.delete = readOperation(definition, type, definition.access.get('delete'), 'delete');
-  if (Object.keys(single).length > 0)
-    paths.push([`/${type}/{id}`, { parameters: [item], ...single }]);
-  if (definition.operations.has('read')) {
-    for (const [name, attribute] of definition.toOne) {
-      const target = attribute.reference!.target.name;
-      paths.push([
-        `/${type}/{id}/${name}`,
-        { parameters: [item], get: relatedOne(definition, name, target) },
-      ]);
-    }
-    for (const [name] of definition.toMany) {
-      paths.push([
-        `/${type}/{id}/${name}`,
-        { parameters: [item], get: relatedMany(definition, name, options) },
-      ]);
-    }
+  context: PathContext,
+): [string, PathItem][] {
+  const { type, operations } = definition;
+  const paths: [string, PathItem][] = [];
+  const collection = pathItem({
+    GET: operations.has('list') && listOperation(definition, context),
+    POST: operations.has('create') && writeOperation(definition, 'create', context),
+  });
+  if (collection) paths.push([`/${type}`, collection]);
+  const single = pathItem({
+    GET: operations.has('read') && readOperation(definition, context),
+    PATCH: operations.has('update') && writeOperation(definition, 'update', context),
+    DELETE: operations.has('delete') && deleteOperation(definition, context),
+  });
+  if (single) paths.push([`/${type}/{id}`, { parameters: [ID], ...single }]);
+  if (!operations.has('read')) return paths;
+  for (const [name, attribute] of definition.toOne) {
+    const target = context.definitionOf(attribute.reference!.target());
+    const item = pathItem({ GET: relatedOne(definition, name, target, context) });
+    paths.push([`/${type}/{id}/${name}`, { parameters: [ID], ...item }]);
+  }
+  for (const [name, relation] of definition.toMany) {
+    const target = context.definitionOf(relation.target());
+    const text = relation.description ?? `The ${target.type} resources that belong to it.`;
+    const item = pathItem({ GET: relatedMany(definition, name, target, text, context) });
+    paths.push([`/${type}/{id}/${name}`, { parameters: [ID], ...item }]);
   }
   return paths;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      String(status),
-      { description: ERROR_TEXT[status], content: json(ref('Error')) },
-    ]),
+// A path's supported operations, and its description: what any other method answers (405).
+function pathItem(byMethod: Record<string, JsonSchema | false>): PathItem | undefined {
+  const supported = Object.entries(byMethod).filter(
+    (entry): entry is [string, JsonSchema] => entry[1] !== false,
   );
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const ERROR_TEXT: Record<number, string> = {
-  400: 'The input does not match the declaration (every problem listed)',
-  401: 'No valid bearer token',
-  403: 'The caller\u2019s role may not do this',
-  404: 'Unknown, or not visible to the caller',
-  409: 'Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use',
-  412: 'If-Match does not name the current ETag: nothing changed',
-  422: 'The Idempotency-Key was used for another request (another body or path)',
-  413: 'Body too large',
-  415: 'Body not application/json',
-  500: 'Unexpected failure',
-};
-
-// What conditional requests and idempotency keys add: 304 (no body), 409, 412, 422.
-function retryResponses(definition: ResourceDefinition, operation: Operation): JsonSchema {
-  const { statuses } = retryHeadersOf(definition, operation);
+  if (supported.length === 0) return undefined;
   return {
-    ...(statuses.includes(304) && {
-      '304': { description: 'Not modified: If-None-Match names the current ETag (no body)' },
-    }),
-    ...errors(...statuses.filter((status) => status !== 304)),
+    description: methodsText(supported.map(([method]) => method)),
+    ...Object.fromEntries(
+      supported.map(([method, operation]) => [method.toLowerCase(), operation]),
+    ),
   };
 }
 
-function security(level: string | undefined): JsonSchema[] {
-  return level === 'public' ? [] : [{ bearer: [] }];
-}
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-function authErrors(level: string | undefined): number[] {
-  return level === 'public' ? [] : level === 'admin' ? [401, 403] : [401];
-}
-
-function listOperation(
+function operation(
   definition: ResourceDefinition,
-  type: string,
-  options: OpenApiOptions,
+  id: string,
+  access: Operation,
+  text: { summary: string; description?: string },
 ): JsonSchema {
-  const level = definition.access.get('list');
+  const description = [text.description ?? definition.description, accessText(definition, access)]
+    .filter(Boolean)
+    .join(' ');
   return {
-    operationId: `list_${type}`,
-    tags: [type],
-    security: security(level),
-    parameters: collectionParameters(definition, options),
+    operationId: id,
+    tags: [definition.type],
+    summary: text.summary,
+    description,
+    security: definition.access.get(access) === 'public' ? [] : [{ bearer: [] }],
+  };
+}
+
+function listOperation(definition: ResourceDefinition, context: PathContext): JsonSchema {
+  const { type } = definition;
+  return {
+    ...operation(definition, `list_${type}`, 'list', { summary: `List ${type}` }),
+    parameters: collectionParameters(definition, context.options),
     responses: {
-      '200': { description: `A page of ${type}`, content: json(pageSchema(type, options)) },
-      ...errors(400, ...authErrors(level), 500),
+      '200': { description: `A page of ${type}`, content: json(pageSchema(ref(type), context)) },
+      ...errorResponses(definition, 'list', context),
     },
   };
 }
 
-function readOperation(
-  definition: ResourceDefinition,
-  type: string,
-  level: string | undefined,
-  verb: 'read' | 'delete' = 'read',
-) {
+function readOperation(definition: ResourceDefinition, context: PathContext): JsonSchema {
+  const { type } = definition;
   return {
-    operationId: `${verb}_${type}`,
-    tags: [type],
-    security: security(level),
-    parameters: [
-      ...(verb === 'read' ? [filterParameter(definition)] : []),
-      ...headerParameters(definition, verb),
-    ],
+    ...operation(definition, `read_${type}`, 'read', { summary: `Read one of ${type}` }),
+    parameters: [...filterParameters(definition), ...headerParameters(definition, 'read')],
     responses: {
       '200': {
-        description: verb === 'read' ? `One of ${type}` : `The deleted resource, as it was`,
-        ...responseHeaders(definition, verb),
+        description: `One of ${type}`,
+        ...responseHeaders(definition, 'read'),
         content: json(single(ref(type))),
       },
-      ...retryResponses(definition, verb),
-      ...errors(...(verb === 'read' ? [400] : [409]), ...authErrors(level), 404, 500),
+      ...notModified(),
+      ...errorResponses(definition, 'read', context),
+    },
+  };
+}
+
+function deleteOperation(definition: ResourceDefinition, context: PathContext): JsonSchema {
+  const { type } = definition;
+  return {
+    ...operation(definition, `delete_${type}`, 'delete', { summary: `Delete one of ${type}` }),
+    parameters: headerParameters(definition, 'delete'),
+    responses: {
+      '200': {
+        description: 'The deleted resource, as it was',
+        ...responseHeaders(definition, 'delete'),
+        content: json(single(ref(type))),
+      },
+      ...errorResponses(definition, 'delete', context),
     },
   };
 }
 
 function writeOperation(
   definition: ResourceDefinition,
-  operation: Operation,
-  status: number,
+  verb: 'create' | 'update',
+  context: PathContext,
 ): JsonSchema {
   const { type } = definition;
-  const level = definition.access.get(operation);
-  const mode = operation === 'create' ? 'create' : 'patch';
+  const creates = verb === 'create';
+  const deprecated = creates && definition.deprecation !== undefined;
+  const text = creates
+    ? { summary: `Create one of ${type}`, description: deprecationText(definition) || undefined }
+    : { summary: `Update one of ${type}` };
   return {
-    operationId: `${operation}_${type}`,
-    tags: [type],
-    security: security(level),
-    parameters: headerParameters(definition, operation),
-    requestBody: { required: true, content: json(ref(`${type}.${mode}`)) },
+    ...operation(definition, `${verb}_${type}`, verb, text),
+    ...(deprecated && { deprecated: true }),
+    parameters: headerParameters(definition, verb),
+    requestBody: {
+      required: true,
+      description: creates
+        ? `The new resource: its required members, and any optional ones`
+        : `The members to change; the others keep their values`,
+      content: json(ref(`${type}.${creates ? 'create' : 'patch'}`)),
+    },
     responses: {
-      [String(status)]: {
-        description: operation === 'create' ? 'Created' : 'The whole updated resource',
-        ...responseHeaders(definition, operation),
-        content: json(single(ref(operation === 'create' ? `${type}.created` : type))),
+      [creates ? '201' : '200']: {
+        description: creates ? 'Created' : 'The whole updated resource',
+        ...responseHeaders(definition, verb),
+        content: json(single(ref(creates ? `${type}.created` : type))),
       },
-      ...retryResponses(definition, operation),
-      ...errors(
-        400,
-        ...authErrors(level),
-        ...(operation === 'update' ? [404] : []),
-        409,
-        413,
-        415,
-        500,
-      ),
+      ...errorResponses(definition, verb, context),
     },
   };
 }
 
-function relatedOne(definition: ResourceDefinition, name: string, target: string): JsonSchema {
-  const level = definition.access.get('read');
+function relatedOne(
+  definition: ResourceDefinition,
+  name: string,
+  target: ResourceDefinition,
+  context: PathContext,
+): JsonSchema {
   return {
-    operationId: `read_${definition.type}_${name}`,
-    tags: [definition.type],
-    security: security(level),
-    parameters: headerParameters(definition, 'read'),
+    ...operation(definition, `read_${definition.type}_${name}`, 'read', {
+      summary: `Read the ${name} of one of ${definition.type}`,
+      description: `The related ${target.type} resource, or null when there is none.`,
+    }),
+    parameters: [...filterParameters(target), ...headerParameters(definition, 'read')],
     responses: {
       '200': {
-        description: `The related ${name} (${target}), or null (a resource has its ETag)`,
+        description: `The related ${name} (one of ${target.type}), or null`,
         ...responseHeaders(definition, 'read'),
-        content: json({ type: 'object', required: ['data'], properties: { data: {} } }),
+        content: json(single({ oneOf: [ref(target.type), { type: 'null' }] })),
       },
-      ...retryResponses(definition, 'read'),
-      ...errors(400, ...authErrors(level), 404, 500),
+      ...notModified(),
+      ...errorResponses(definition, 'to-one', context),
     },
   };
 }
@@ -189,96 +196,48 @@ function relatedOne(definition: ResourceDefinition, name: string, target: string
 function relatedMany(
   definition: ResourceDefinition,
   name: string,
-  options: OpenApiOptions,
+  target: ResourceDefinition,
+  description: string,
+  context: PathContext,
 ): JsonSchema {
-  const level = definition.access.get('read');
-  const target = definition.toMany.get(name)!;
   return {
-    operationId: `list_${definition.type}_${name}`,
-    tags: [definition.type],
-    security: security(level),
-    parameters: [
-      ...PAGE_PARAMETERS[options.pagination].map((param) => pageParameter(param, options)),
-      { name: 'order', in: 'query', schema: { type: 'string' } },
-    ],
+    ...operation(definition, `list_${definition.type}_${name}`, 'read', {
+      summary: `List the ${name} of one of ${definition.type}`,
+      description,
+    }),
+    parameters: collectionParameters(target, context.options),
     responses: {
       '200': {
-        description: `A page of the ${name} of one ${definition.type} (${target.target().name})`,
-        content: json({
-          type: 'object',
-          required: ['data'],
-          properties: { data: { type: 'array' } },
-        }),
+        description: `A page of the ${name} (${target.type}) of one of ${definition.type}`,
+        content: json(pageSchema(ref(target.type), context)),
       },
-      ...errors(400, ...authErrors(level), 404, 500),
+      ...errorResponses(definition, 'to-many', context),
     },
   };
+}
+
+function notModified(): JsonSchema {
+  return { '304': { description: 'Not modified: If-None-Match names the current ETag (no body)' } };
 }
 
 function collectionParameters(
   definition: ResourceDefinition,
   options: OpenApiOptions,
 ): JsonSchema[] {
-  const orderable = ['id', ...definition.attributes.filter(isQueryable).map((a) => a.name)];
-  return [
-    filterParameter(definition),
-    {
-      name: 'order',
-      in: 'query',
-      description: `Comma-separated keys, "-" for descending: ${orderable.join(', ')}`,
-      schema: { type: 'string' },
-    },
-    ...PAGE_PARAMETERS[options.pagination].map((param) => pageParameter(param, options)),
-  ];
+  return [...filterParameters(definition), orderParameter(definition), ...pageParameters(options)];
 }
 
-function filterParameter(definition: ResourceDefinition): JsonSchema {
-  const filterable = definition.attributes.filter(isQueryable);
-  return {
-    name: 'filter',
-    in: 'query',
-    style: 'deepObject',
-    explode: true,
-    description: `filter[attribute]=value or filter[attribute][operator]=value; operators: ${FILTER_OPERATORS.join(', ')}`,
-    schema: {
-      type: 'object',
-      properties: Object.fromEntries(
-        filterable.map((a) => [a.name, { oneOf: [{ type: 'string' }, { type: 'object' }] }]),
-      ),
-    },
+function pageSchema(items: JsonSchema, { options }: PathContext): JsonSchema {
+  const data = { type: 'array', items, description: 'The resources of this page' };
+  const cursor = {
+    type: ['string', 'null'],
+    description: 'Fetches the next page; null on the last',
   };
-}
-
-function pageParameter(name: string, options: OpenApiOptions): JsonSchema {
-  const sizes = ['limit', 'per_page'].includes(name);
-  const schema =
-    name === 'cursor'
-      ? { type: 'string' }
-      : {
-          type: 'integer',
-          minimum: sizes ? 1 : name === 'page' ? 1 : 0,
-          ...(sizes && { maximum: options.pageSize.max, default: options.pageSize.default }),
-        };
-  return { name, in: 'query', schema };
-}
-
-function pageSchema(type: string, options: OpenApiOptions): JsonSchema {
-  const data = { type: 'array', items: ref(type) };
-  if (options.pagination !== 'cursor')
-    return {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data'],
-      properties: { data },
-    };
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['data', 'cursor'],
-    properties: {
-      data,
-      cursor: { type: ['string', 'null'], description: 'Fetches the next page; null on the last' },
-    },
+    required: options.pagination === 'cursor' ? ['data', 'cursor'] : ['data'],
+    properties: options.pagination === 'cursor' ? { data, cursor } : { data },
   };
 }
 
@@ -287,6 +246,6 @@ function single(schema: JsonSchema): JsonSchema {
     type: 'object',
     additionalProperties: false,
     required: ['data'],
-    properties: { data: schema },
+    properties: { data: { ...schema, description: 'The resource' } },
   };
 }

@@ -35,7 +35,7 @@ const MAX_IN_VALUES = 100;
 const KEY = /^filter\[([^\][]+)\](?:\[([^\][]+)\])?$/;
 
 /** Which operators fit which types: comparisons need an order, `contains` needs text. */
-function fits(operator: FilterOperator, type: AttributeType): boolean {
+export function fits(operator: FilterOperator, type: AttributeType): boolean {
   if (['lt', 'lte', 'gt', 'gte'].includes(operator)) return ORDERED.has(type);
   if (operator === 'contains') return type === 'string';
   return true;

@@ -7,21 +7,32 @@ export const EVENT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 /** One per successful POST, PATCH or DELETE, written in the same transaction. */
 @Resource({
   type: 'events',
+  description:
+    'The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own.',
   owner: 'userId',
   access: { list: 'authenticated', read: 'authenticated' },
   indexes: [['userId', 'createdAt', 'id']],
 })
 export class Event extends ResourceEntity {
-  @Attribute({ type: 'enum', values: EVENT_ACTIONS, writable: false })
+  @Attribute({
+    type: 'enum',
+    values: EVENT_ACTIONS,
+    writable: false,
+    description: 'What happened to the subject',
+  })
   action!: (typeof EVENT_ACTIONS)[number];
 
-  @Polymorphic()
+  @Polymorphic({ description: 'The resource the request addressed or created' })
   subject!: PolymorphicReference;
 
   // No foreign key: the history of a deleted user stays readable to administrators.
-  @ToOne(() => User, { writable: false, foreignKey: false })
+  @ToOne(() => User, {
+    writable: false,
+    foreignKey: false,
+    description: 'The user the request acted for (for a sign-up or log-in, that user)',
+  })
   userId!: string;
 
-  @Attribute({ type: 'time', writable: false })
+  @Attribute({ type: 'time', writable: false, description: 'When it happened' })
   occurredAt!: Date;
 }

@@ -10,6 +10,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Created by checking cart items out; afterwards only its status moves. */
 @Resource({
   type: 'orders',
+  description:
+    'Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered.',
   owner: 'userId',
   access: {
     list: 'authenticated',
@@ -17,8 +19,19 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
     create: 'authenticated',
     update: 'authenticated',
   },
-  toMany: { order_items: { target: () => OrderItem, inverse: 'orderId' } },
+  toMany: {
+    order_items: {
+      target: () => OrderItem,
+      inverse: 'orderId',
+      description: 'The lines of the order, as checked out.',
+    },
+  },
   indexes: [['userId', 'createdAt', 'id']],
+  answers: {
+    create: {
+      409: 'A product has too little stock, or the items are priced in different currencies',
+    },
+  },
   transitions: {
     property: 'status',
     moves: {
@@ -35,6 +48,7 @@ export class Order extends ResourceEntity {
     writable: 'create',
     output: 'never',
     column: false,
+    description: 'The items of one cart to check out (create only, never shown)',
   })
   cartItemIds?: string[];
 
@@ -43,21 +57,44 @@ export class Order extends ResourceEntity {
     values: ORDER_STATUSES,
     writable: 'patch',
     column: { default: 'placed' },
+    description:
+      'placed on checkout; PATCH moves it. A customer may cancel (from placed or paid); administrators make every move',
   })
   status!: OrderStatus;
 
-  @Attribute({ type: 'integer', writable: false, min: 0 })
+  @Attribute({
+    type: 'integer',
+    writable: false,
+    min: 0,
+    description: 'The sum of the lines, in minor units',
+  })
   totalCents!: number;
 
-  @Attribute({ type: 'integer', writable: false, min: 0 })
+  @Attribute({
+    type: 'integer',
+    writable: false,
+    min: 0,
+    description: 'The sum of the lines\u2019 quantities',
+  })
   itemCount!: number;
 
-  @Attribute({ type: 'enum', values: CURRENCIES, writable: false })
+  @Attribute({
+    type: 'enum',
+    values: CURRENCIES,
+    writable: false,
+    description: 'ISO 4217 currency of the total',
+  })
   currency!: Currency;
 
-  @Attribute({ type: 'date', writable: 'create', optional: true, nullable: true })
+  @Attribute({
+    type: 'date',
+    writable: 'create',
+    optional: true,
+    nullable: true,
+    description: 'The day the customer would like it delivered; not before today (UTC)',
+  })
   requestedDeliveryDate!: string | null;
 
-  @ToOne(() => User, { writable: false })
+  @ToOne(() => User, { writable: false, description: 'The customer who ordered' })
   userId!: string;
 }

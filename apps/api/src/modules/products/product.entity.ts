@@ -3,25 +3,56 @@ import { CURRENCIES, type Currency } from './currencies';
 
 @Resource({
   type: 'products',
+  description:
+    'Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision.',
   access: { list: 'public', read: 'public', create: 'admin', update: 'admin', delete: 'admin' },
   history: { target: () => ProductRevision, owner: 'productId' },
-  toMany: { revisions: { target: () => ProductRevision, inverse: 'productId' } },
+  toMany: {
+    revisions: {
+      target: () => ProductRevision,
+      inverse: 'productId',
+      description:
+        'The product as it was after each create and update (revision 1 is the creation).',
+    },
+  },
   indexes: [['name', 'id']],
+  answers: { delete: { 409: 'The product is in an order' } },
 })
 export class Product extends ResourceEntity {
-  @Attribute({ type: 'string', minLength: 1, maxLength: 200 })
+  @Attribute({
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'The product\u2019s name',
+  })
   name!: string;
 
-  @Attribute({ type: 'string', maxLength: 2000, optional: true, nullable: true })
+  @Attribute({
+    type: 'string',
+    maxLength: 2000,
+    optional: true,
+    nullable: true,
+    description: 'What the product is, in a few sentences',
+  })
   description!: string | null;
 
-  @Attribute({ type: 'integer', min: 0 })
+  @Attribute({ type: 'integer', min: 0, description: 'Unit price in minor units of currency' })
   priceCents!: number;
 
-  @Attribute({ type: 'enum', values: CURRENCIES, optional: true, column: { default: 'EUR' } })
+  @Attribute({
+    type: 'enum',
+    values: CURRENCIES,
+    optional: true,
+    column: { default: 'EUR' },
+    description: 'ISO 4217 currency of the price (default EUR)',
+  })
   currency!: Currency;
 
-  @Attribute({ type: 'integer', min: 0 })
+  @Attribute({
+    type: 'integer',
+    min: 0,
+    description: 'Units available; checkout takes from it, cancelling gives back',
+  })
   stock!: number;
 }
 

@@ -9,10 +9,16 @@ export type Role = (typeof ROLES)[number];
 
 @Resource({
   type: 'users',
+  description:
+    'A customer account: signing up creates it with its cart. A customer sees and changes only their own.',
   owner: 'id',
   toMany: {
-    sessions: { target: () => Session, inverse: 'userId' },
-    orders: { target: () => Order, inverse: 'userId' },
+    sessions: {
+      target: () => Session,
+      inverse: 'userId',
+      description: 'The user\u2019s sessions (logins); logging out deletes one.',
+    },
+    orders: { target: () => Order, inverse: 'userId', description: 'The user\u2019s orders.' },
   },
   access: {
     create: 'public',
@@ -21,32 +27,69 @@ export type Role = (typeof ROLES)[number];
     update: 'authenticated',
     delete: 'authenticated',
   },
+  answers: {
+    create: { 409: 'The email is taken' },
+    update: { 409: 'The email is taken' },
+    delete: { 409: 'The user has orders' },
+  },
 })
 export class User extends ResourceEntity {
-  @Attribute({ type: 'string', format: 'email', maxLength: 254 })
+  @Attribute({
+    type: 'string',
+    format: 'email',
+    maxLength: 254,
+    description: 'The address to log in with; unique whatever its case',
+  })
   email!: string;
 
   // Emails are unique whatever their case; the lower-case key carries the constraint.
   @Column({ name: 'email_key', type: 'varchar', length: 254, unique: true })
   emailKey!: string;
 
-  @Attribute({ type: 'string', minLength: 1, maxLength: 200 })
+  @Attribute({
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'The name to address the user by',
+  })
   name!: string;
 
-  @Attribute({ type: 'string', minLength: 8, maxLength: 128, output: 'never', column: false })
+  @Attribute({
+    type: 'string',
+    minLength: 8,
+    maxLength: 128,
+    output: 'never',
+    column: false,
+    description: 'The password to log in with (write-only: stored as a hash, never shown)',
+  })
   password?: string;
 
   @Column({ name: 'password_hash', type: 'varchar', length: 200 })
   passwordHash!: string;
 
-  @Attribute({ type: 'date', optional: true, nullable: true })
+  @Attribute({
+    type: 'date',
+    optional: true,
+    nullable: true,
+    description: 'Date of birth, if the user gave it',
+  })
   birthDate!: string | null;
 
-  @Attribute({ type: 'enum', values: ROLES, writable: false, column: { default: 'customer' } })
+  @Attribute({
+    type: 'enum',
+    values: ROLES,
+    writable: false,
+    column: { default: 'customer' },
+    description: 'customer for signed-up users; admin for the configured static accounts',
+  })
   role!: Role;
 
   // The cart is created with the user and has the same id; no foreign key, since each
   // row needs the other to exist first.
-  @ToOne(() => Cart, { writable: false, foreignKey: false })
+  @ToOne(() => Cart, {
+    writable: false,
+    foreignKey: false,
+    description: 'The user\u2019s cart, created with the user (the same id)',
+  })
   cartId!: string;
 }
