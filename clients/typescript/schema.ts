@@ -8,8 +8,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List cart_items
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_cart_items'];
     put?: never;
+    /**
+     * Create one of cart_items
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     post: operations['create_cart_items'];
     delete?: never;
     options?: never;
@@ -22,16 +30,29 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of cart_items
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_cart_items'];
     put?: never;
     post?: never;
+    /**
+     * Delete one of cart_items
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     delete: operations['delete_cart_items'];
     options?: never;
     head?: never;
+    /**
+     * Update one of cart_items
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     patch: operations['update_cart_items'];
     trace?: never;
   };
@@ -40,10 +61,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the cart of one of cart_items
+     * @description The related carts resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_cart_items_cart'];
     put?: never;
     post?: never;
@@ -58,10 +84,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the product of one of cart_items
+     * @description The related products resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_cart_items_product'];
     put?: never;
     post?: never;
@@ -78,6 +109,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List carts
+     * @description A user’s cart, created with the user and sharing its id; its totals follow its items. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_carts'];
     put?: never;
     post?: never;
@@ -92,10 +127,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of carts
+     * @description A user’s cart, created with the user and sharing its id; its totals follow its items. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_carts'];
     put?: never;
     post?: never;
@@ -110,10 +150,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the user of one of carts
+     * @description The related users resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_carts_user'];
     put?: never;
     post?: never;
@@ -128,10 +173,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * List the cart_items of one of carts
+     * @description The items in the cart. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_carts_cart_items'];
     put?: never;
     post?: never;
@@ -148,6 +198,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List events
+     * @description The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_events'];
     put?: never;
     post?: never;
@@ -162,10 +216,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of events
+     * @description The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_events'];
     put?: never;
     post?: never;
@@ -180,10 +239,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the user of one of events
+     * @description The related users resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_events_user'];
     put?: never;
     post?: never;
@@ -200,6 +264,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List order_items
+     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token.
+     */
     get: operations['list_order_items'];
     put?: never;
     post?: never;
@@ -214,10 +282,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of order_items
+     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token.
+     */
     get: operations['read_order_items'];
     put?: never;
     post?: never;
@@ -232,10 +305,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the order of one of order_items
+     * @description The related orders resource, or null when there is none. Needs a bearer token.
+     */
     get: operations['read_order_items_order'];
     put?: never;
     post?: never;
@@ -250,10 +328,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the product of one of order_items
+     * @description The related products resource, or null when there is none. Needs a bearer token.
+     */
     get: operations['read_order_items_product'];
     put?: never;
     post?: never;
@@ -270,8 +353,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List orders
+     * @description Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_orders'];
     put?: never;
+    /**
+     * Create one of orders
+     * @description Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     post: operations['create_orders'];
     delete?: never;
     options?: never;
@@ -284,16 +375,25 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of orders
+     * @description Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_orders'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
+    /**
+     * Update one of orders
+     * @description Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     patch: operations['update_orders'];
     trace?: never;
   };
@@ -302,10 +402,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the user of one of orders
+     * @description The related users resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_orders_user'];
     put?: never;
     post?: never;
@@ -320,10 +425,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * List the order_items of one of orders
+     * @description The lines of the order, as checked out. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_orders_order_items'];
     put?: never;
     post?: never;
@@ -340,6 +450,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List product_revisions
+     * @description The revisions of products: one per create or update, as it was then Public: no token needed.
+     */
     get: operations['list_product_revisions'];
     put?: never;
     post?: never;
@@ -354,10 +468,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of product_revisions
+     * @description The revisions of products: one per create or update, as it was then Public: no token needed.
+     */
     get: operations['read_product_revisions'];
     put?: never;
     post?: never;
@@ -372,10 +491,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the product of one of product_revisions
+     * @description The related products resource, or null when there is none. Public: no token needed.
+     */
     get: operations['read_product_revisions_product'];
     put?: never;
     post?: never;
@@ -392,8 +516,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List products
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision. Public: no token needed.
+     */
     get: operations['list_products'];
     put?: never;
+    /**
+     * Create one of products
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision. Administrators only.
+     */
     post: operations['create_products'];
     delete?: never;
     options?: never;
@@ -406,16 +538,29 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of products
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision. Public: no token needed.
+     */
     get: operations['read_products'];
     put?: never;
     post?: never;
+    /**
+     * Delete one of products
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision. Administrators only.
+     */
     delete: operations['delete_products'];
     options?: never;
     head?: never;
+    /**
+     * Update one of products
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision. Administrators only.
+     */
     patch: operations['update_products'];
     trace?: never;
   };
@@ -424,10 +569,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * List the revisions of one of products
+     * @description The product as it was after each create and update (revision 1 is the creation). Public: no token needed.
+     */
     get: operations['list_products_revisions'];
     put?: never;
     post?: never;
@@ -444,8 +594,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List sessions
+     * @description A login: creating one with email and password answers a bearer token (in that answer only); deleting it logs out. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_sessions'];
     put?: never;
+    /**
+     * Create one of sessions
+     * @description A login: creating one with email and password answers a bearer token (in that answer only); deleting it logs out. Public: no token needed.
+     */
     post: operations['create_sessions'];
     delete?: never;
     options?: never;
@@ -458,13 +616,22 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of sessions
+     * @description A login: creating one with email and password answers a bearer token (in that answer only); deleting it logs out. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_sessions'];
     put?: never;
     post?: never;
+    /**
+     * Delete one of sessions
+     * @description A login: creating one with email and password answers a bearer token (in that answer only); deleting it logs out. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     delete: operations['delete_sessions'];
     options?: never;
     head?: never;
@@ -476,10 +643,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the user of one of sessions
+     * @description The related users resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_sessions_user'];
     put?: never;
     post?: never;
@@ -496,8 +668,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /**
+     * List users
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_users'];
     put?: never;
+    /**
+     * Create one of users
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own. Public: no token needed.
+     */
     post: operations['create_users'];
     delete?: never;
     options?: never;
@@ -510,16 +690,29 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read one of users
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_users'];
     put?: never;
     post?: never;
+    /**
+     * Delete one of users
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     delete: operations['delete_users'];
     options?: never;
     head?: never;
+    /**
+     * Update one of users
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     patch: operations['update_users'];
     trace?: never;
   };
@@ -528,10 +721,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * Read the cart of one of users
+     * @description The related carts resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['read_users_cart'];
     put?: never;
     post?: never;
@@ -546,10 +744,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * List the sessions of one of users
+     * @description The user’s sessions (logins); logging out deletes one. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_users_sessions'];
     put?: never;
     post?: never;
@@ -564,10 +767,15 @@ export interface paths {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /**
+     * List the orders of one of users
+     * @description The user’s orders. Needs a bearer token. A customer sees and changes only their own; administrators, all.
+     */
     get: operations['list_users_orders'];
     put?: never;
     post?: never;
@@ -581,66 +789,196 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /**
+     * @description Every failure: one human-readable message per problem
+     * @example {
+     *       "error": [
+     *         "error text"
+     *       ]
+     *     }
+     */
     Error: {
+      /** @description The problems, each naming the member or parameter at fault */
       error: string[];
     };
+    /**
+     * @description A line of a cart: a product and its quantity, priced from the product. Creating, changing or deleting one updates the cart’s totals.
+     * @example {
+     *       "type": "cart_items",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "cart_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "product_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "quantity": 1,
+     *       "unit_price_cents": 1250,
+     *       "line_total_cents": 1250
+     *     }
+     */
     cart_items: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'cart_items';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The cart the item is in (the caller’s own) */
       cart_id: string;
+      /** @description The product in the cart (once per cart) */
       product_id: string;
+      /** @description How many units; at most the product’s stock */
       quantity: number;
+      /** @description The product’s current price, in minor units */
       unit_price_cents: number;
+      /** @description Unit price times quantity, in minor units */
       line_total_cents: number;
     };
+    /**
+     * @description One of cart_items, as POST answers it
+     * @example {
+     *       "type": "cart_items",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "cart_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "product_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "quantity": 1,
+     *       "unit_price_cents": 1250,
+     *       "line_total_cents": 1250
+     *     }
+     */
     'cart_items.created': {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'cart_items';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The cart the item is in (the caller’s own) */
       cart_id: string;
+      /** @description The product in the cart (once per cart) */
       product_id: string;
+      /** @description How many units; at most the product’s stock */
       quantity: number;
+      /** @description The product’s current price, in minor units */
       unit_price_cents: number;
+      /** @description Unit price times quantity, in minor units */
       line_total_cents: number;
     };
+    /**
+     * @description The body of POST /cart_items
+     * @example {
+     *       "data": {
+     *         "type": "cart_items",
+     *         "cart_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "product_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "quantity": 1
+     *       }
+     *     }
+     */
     'cart_items.create': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'cart_items';
+        /** @description The cart the item is in (the caller’s own) */
         cart_id: string;
+        /** @description The product in the cart (once per cart) */
         product_id: string;
+        /** @description How many units; at most the product’s stock */
         quantity: number;
       };
     };
+    /**
+     * @description The body of PATCH /cart_items/{id}
+     * @example {
+     *       "data": {
+     *         "type": "cart_items",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "quantity": 1
+     *       }
+     *     }
+     */
     'cart_items.patch': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'cart_items';
+        /** @description The resource’s opaque id */
         id?: string;
+        /** @description How many units; at most the product’s stock */
         quantity?: number;
       };
     };
+    /**
+     * @description A user’s cart, created with the user and sharing its id; its totals follow its items.
+     * @example {
+     *       "type": "carts",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "subtotal_cents": 1250,
+     *       "item_count": 1,
+     *       "currency": "EUR"
+     *     }
+     */
     carts: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'carts';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The user the cart belongs to */
       user_id: string;
+      /** @description The sum of the items’ line totals, in minor units */
       subtotal_cents: number;
+      /** @description The sum of the items’ quantities */
       item_count: number;
-      /** @enum {string} */
+      /**
+       * @description ISO 4217 currency of the totals
+       * @enum {string}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -655,52 +993,152 @@ export interface components {
         | 'CAD'
         | 'AUD';
     };
+    /**
+     * @description The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own.
+     * @example {
+     *       "type": "events",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "action": "created",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "occurred_at": "2026-01-15T09:30:00Z",
+     *       "subject": {
+     *         "type": "type text",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
+     *       }
+     *     }
+     */
     events: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'events';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
-      /** @enum {string} */
+      /**
+       * @description What happened to the subject
+       * @enum {string}
+       */
       action: 'created' | 'updated' | 'deleted';
+      /** @description The user the request acted for (for a sign-up or log-in, that user) */
       user_id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it happened
+       */
       occurred_at: string;
+      /** @description The resource the request addressed or created */
       subject: {
+        /** @description The type of the resource referred to */
         type: string;
+        /** @description The id of the resource referred to */
         id: string;
       };
     };
+    /**
+     * @description A line of an order, named and priced as at checkout. Read-only.
+     * @example {
+     *       "type": "order_items",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "order_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "product_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "name": "name text",
+     *       "quantity": 1,
+     *       "unit_price_cents": 1250,
+     *       "line_total_cents": 1250
+     *     }
+     */
     order_items: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'order_items';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The order the line belongs to */
       order_id: string;
+      /** @description The product bought */
       product_id: string;
+      /** @description The product’s name at checkout */
       name: string;
+      /** @description How many units */
       quantity: number;
+      /** @description The unit price at checkout, in minor units */
       unit_price_cents: number;
+      /** @description Unit price times quantity, in minor units */
       line_total_cents: number;
     };
+    /**
+     * @description Checking cart items out creates an order (stock is taken, the items leave the cart); afterwards only its status moves: placed, then paid or cancelled, paid to shipped or cancelled, shipped to delivered.
+     * @example {
+     *       "type": "orders",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "status": "placed",
+     *       "total_cents": 1250,
+     *       "item_count": 1,
+     *       "currency": "EUR",
+     *       "requested_delivery_date": "2026-01-15",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
+     *     }
+     */
     orders: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'orders';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
-      /** @enum {string} */
+      /**
+       * @description placed on checkout; PATCH moves it. A customer may cancel (from placed or paid); administrators make every move
+       * @enum {string}
+       */
       status: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description The sum of the lines, in minor units */
       total_cents: number;
+      /** @description The sum of the lines’ quantities */
       item_count: number;
-      /** @enum {string} */
+      /**
+       * @description ISO 4217 currency of the total
+       * @enum {string}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -714,23 +1152,60 @@ export interface components {
         | 'JPY'
         | 'CAD'
         | 'AUD';
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The day the customer would like it delivered; not before today (UTC)
+       */
       requested_delivery_date: string | null;
+      /** @description The customer who ordered */
       user_id: string;
     };
+    /**
+     * @description One of orders, as POST answers it
+     * @example {
+     *       "type": "orders",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "status": "placed",
+     *       "total_cents": 1250,
+     *       "item_count": 1,
+     *       "currency": "EUR",
+     *       "requested_delivery_date": "2026-01-15",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
+     *     }
+     */
     'orders.created': {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'orders';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
-      /** @enum {string} */
+      /**
+       * @description placed on checkout; PATCH moves it. A customer may cancel (from placed or paid); administrators make every move
+       * @enum {string}
+       */
       status: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description The sum of the lines, in minor units */
       total_cents: number;
+      /** @description The sum of the lines’ quantities */
       item_count: number;
-      /** @enum {string} */
+      /**
+       * @description ISO 4217 currency of the total
+       * @enum {string}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -744,42 +1219,118 @@ export interface components {
         | 'JPY'
         | 'CAD'
         | 'AUD';
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The day the customer would like it delivered; not before today (UTC)
+       */
       requested_delivery_date: string | null;
+      /** @description The customer who ordered */
       user_id: string;
     };
+    /**
+     * @description The body of POST /orders
+     * @example {
+     *       "data": {
+     *         "type": "orders",
+     *         "cart_item_ids": [
+     *           "cart item ids text"
+     *         ],
+     *         "requested_delivery_date": "2026-01-15"
+     *       }
+     *     }
+     */
     'orders.create': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'orders';
+        /** @description The items of one cart to check out (create only, never shown) */
         cart_item_ids: string[];
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The day the customer would like it delivered; not before today (UTC)
+         */
         requested_delivery_date?: string | null;
       };
     };
+    /**
+     * @description The body of PATCH /orders/{id}
+     * @example {
+     *       "data": {
+     *         "type": "orders",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "status": "placed"
+     *       }
+     *     }
+     */
     'orders.patch': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'orders';
+        /** @description The resource’s opaque id */
         id?: string;
-        /** @enum {string} */
+        /**
+         * @description placed on checkout; PATCH moves it. A customer may cancel (from placed or paid); administrators make every move
+         * @enum {string}
+         */
         status?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
       };
     };
+    /**
+     * @description The revisions of products: one per create or update, as it was then
+     * @example {
+     *       "type": "product_revisions",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "product_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "revision": 1,
+     *       "name": "name text",
+     *       "description": "description text",
+     *       "price_cents": 1250,
+     *       "currency": "EUR",
+     *       "stock": 1
+     *     }
+     */
     product_revisions: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'product_revisions';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The products resource this is a revision of */
       product_id: string;
+      /** @description The revision number: 1 for the creation, one more per update */
       revision: number;
+      /** @description The product’s name, as it was in this revision */
       name: string | null;
+      /** @description What the product is, in a few sentences, as it was in this revision */
       description: string | null;
+      /** @description Unit price in minor units of currency, as it was in this revision */
       price_cents: number | null;
-      /** @enum {string|null} */
+      /**
+       * @description ISO 4217 currency of the price (default EUR), as it was in this revision
+       * @enum {string|null}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -794,20 +1345,51 @@ export interface components {
         | 'CAD'
         | 'AUD'
         | null;
+      /** @description Units available; checkout takes from it, cancelling gives back, as it was in this revision */
       stock: number | null;
     };
+    /**
+     * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision.
+     * @example {
+     *       "type": "products",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "name": "name text",
+     *       "description": "description text",
+     *       "price_cents": 1250,
+     *       "currency": "EUR",
+     *       "stock": 1
+     *     }
+     */
     products: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'products';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The product’s name */
       name: string;
+      /** @description What the product is, in a few sentences */
       description: string | null;
+      /** @description Unit price in minor units of currency */
       price_cents: number;
-      /** @enum {string} */
+      /**
+       * @description ISO 4217 currency of the price (default EUR)
+       * @enum {string}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -821,20 +1403,51 @@ export interface components {
         | 'JPY'
         | 'CAD'
         | 'AUD';
+      /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
     };
+    /**
+     * @description One of products, as POST answers it
+     * @example {
+     *       "type": "products",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "name": "name text",
+     *       "description": "description text",
+     *       "price_cents": 1250,
+     *       "currency": "EUR",
+     *       "stock": 1
+     *     }
+     */
     'products.created': {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'products';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The product’s name */
       name: string;
+      /** @description What the product is, in a few sentences */
       description: string | null;
+      /** @description Unit price in minor units of currency */
       price_cents: number;
-      /** @enum {string} */
+      /**
+       * @description ISO 4217 currency of the price (default EUR)
+       * @enum {string}
+       */
       currency:
         | 'EUR'
         | 'USD'
@@ -848,16 +1461,40 @@ export interface components {
         | 'JPY'
         | 'CAD'
         | 'AUD';
+      /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
     };
+    /**
+     * @description The body of POST /products
+     * @example {
+     *       "data": {
+     *         "type": "products",
+     *         "name": "name text",
+     *         "description": "description text",
+     *         "price_cents": 1250,
+     *         "currency": "EUR",
+     *         "stock": 1
+     *       }
+     *     }
+     */
     'products.create': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'products';
+        /** @description The product’s name */
         name: string;
+        /** @description What the product is, in a few sentences */
         description?: string | null;
+        /** @description Unit price in minor units of currency */
         price_cents: number;
-        /** @enum {string} */
+        /**
+         * @description ISO 4217 currency of the price (default EUR)
+         * @enum {string}
+         */
         currency?:
           | 'EUR'
           | 'USD'
@@ -871,18 +1508,44 @@ export interface components {
           | 'JPY'
           | 'CAD'
           | 'AUD';
+        /** @description Units available; checkout takes from it, cancelling gives back */
         stock: number;
       };
     };
+    /**
+     * @description The body of PATCH /products/{id}
+     * @example {
+     *       "data": {
+     *         "type": "products",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "name": "name text",
+     *         "description": "description text",
+     *         "price_cents": 1250,
+     *         "currency": "EUR",
+     *         "stock": 1
+     *       }
+     *     }
+     */
     'products.patch': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'products';
+        /** @description The resource’s opaque id */
         id?: string;
+        /** @description The product’s name */
         name?: string;
+        /** @description What the product is, in a few sentences */
         description?: string | null;
+        /** @description Unit price in minor units of currency */
         price_cents?: number;
-        /** @enum {string} */
+        /**
+         * @description ISO 4217 currency of the price (default EUR)
+         * @enum {string}
+         */
         currency?:
           | 'EUR'
           | 'USD'
@@ -896,102 +1559,1665 @@ export interface components {
           | 'JPY'
           | 'CAD'
           | 'AUD';
+        /** @description Units available; checkout takes from it, cancelling gives back */
         stock?: number;
       };
     };
+    /**
+     * @description A login: creating one with email and password answers a bearer token (in that answer only); deleting it logs out.
+     * @example {
+     *       "type": "sessions",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "expires_at": "2026-01-15T09:30:00Z"
+     *     }
+     */
     sessions: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'sessions';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The user who logged in */
       user_id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the token stops working
+       */
       expires_at: string;
     };
+    /**
+     * @description One of sessions, as POST answers it
+     * @example {
+     *       "type": "sessions",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "token": "token text",
+     *       "expires_at": "2026-01-15T09:30:00Z"
+     *     }
+     */
     'sessions.created': {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'sessions';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The user who logged in */
       user_id: string;
+      /** @description The bearer token (a JWT) of this session: only in the answer to POST */
       token: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the token stops working
+       */
       expires_at: string;
     };
+    /**
+     * @description The body of POST /sessions
+     * @example {
+     *       "data": {
+     *         "type": "sessions",
+     *         "email": "email text",
+     *         "password": "password text"
+     *       }
+     *     }
+     */
     'sessions.create': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'sessions';
+        /** @description The email of the user logging in (write-only) */
         email: string;
+        /** @description The user’s password (write-only) */
         password: string;
       };
     };
+    /**
+     * @description A customer account: signing up creates it with its cart. A customer sees and changes only their own.
+     * @example {
+     *       "type": "users",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "email": "email text",
+     *       "name": "name text",
+     *       "birth_date": "2026-01-15",
+     *       "role": "customer",
+     *       "cart_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
+     *     }
+     */
     users: {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'users';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The address to log in with; unique whatever its case */
       email: string;
+      /** @description The name to address the user by */
       name: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Date of birth, if the user gave it
+       */
       birth_date: string | null;
-      /** @enum {string} */
+      /**
+       * @description customer for signed-up users; admin for the configured static accounts
+       * @enum {string}
+       */
       role: 'customer' | 'admin';
+      /** @description The user’s cart, created with the user (the same id) */
       cart_id: string;
     };
+    /**
+     * @description One of users, as POST answers it
+     * @example {
+     *       "type": "users",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "email": "email text",
+     *       "name": "name text",
+     *       "birth_date": "2026-01-15",
+     *       "role": "customer",
+     *       "cart_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
+     *     }
+     */
     'users.created': {
-      /** @constant */
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
       type: 'users';
+      /** @description The resource’s opaque id */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
       updated_at: string;
+      /** @description The address to log in with; unique whatever its case */
       email: string;
+      /** @description The name to address the user by */
       name: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Date of birth, if the user gave it
+       */
       birth_date: string | null;
-      /** @enum {string} */
+      /**
+       * @description customer for signed-up users; admin for the configured static accounts
+       * @enum {string}
+       */
       role: 'customer' | 'admin';
+      /** @description The user’s cart, created with the user (the same id) */
       cart_id: string;
     };
+    /**
+     * @description The body of POST /users
+     * @example {
+     *       "data": {
+     *         "type": "users",
+     *         "email": "ada@example.com",
+     *         "name": "name text",
+     *         "password": "password text",
+     *         "birth_date": "2026-01-15"
+     *       }
+     *     }
+     */
     'users.create': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'users';
-        /** Format: email */
+        /**
+         * Format: email
+         * @description The address to log in with; unique whatever its case
+         */
         email: string;
+        /** @description The name to address the user by */
         name: string;
+        /** @description The password to log in with (write-only: stored as a hash, never shown) */
         password: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of birth, if the user gave it
+         */
         birth_date?: string | null;
       };
     };
+    /**
+     * @description The body of PATCH /users/{id}
+     * @example {
+     *       "data": {
+     *         "type": "users",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "email": "ada@example.com",
+     *         "name": "name text",
+     *         "password": "password text",
+     *         "birth_date": "2026-01-15"
+     *       }
+     *     }
+     */
     'users.patch': {
+      /** @description The resource’s members */
       data: {
-        /** @constant */
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
         type?: 'users';
+        /** @description The resource’s opaque id */
         id?: string;
-        /** Format: email */
+        /**
+         * Format: email
+         * @description The address to log in with; unique whatever its case
+         */
         email?: string;
+        /** @description The name to address the user by */
         name?: string;
+        /** @description The password to log in with (write-only: stored as a hash, never shown) */
         password?: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of birth, if the user gave it
+         */
         birth_date?: string | null;
       };
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'cart_items.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'cart_items.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'cart_items.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'cart_items.filter.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'cart_items.filter.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'cart_items.filter.quantity': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'cart_items.filter.unit_price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'cart_items.filter.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'cart_items.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'cart_id'
+      | '-cart_id'
+      | 'product_id'
+      | '-product_id'
+      | 'quantity'
+      | '-quantity'
+      | 'unit_price_cents'
+      | '-unit_price_cents'
+      | 'line_total_cents'
+      | '-line_total_cents'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'carts.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'carts.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'carts.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'carts.filter.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'carts.filter.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'carts.filter.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    'carts.filter.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'carts.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'user_id'
+      | '-user_id'
+      | 'subtotal_cents'
+      | '-subtotal_cents'
+      | 'item_count'
+      | '-item_count'
+      | 'currency'
+      | '-currency'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'events.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'events.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'events.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+    'events.filter.action': {
+      /** @enum {string} */
+      eq?: 'created' | 'updated' | 'deleted';
+      /** @enum {string} */
+      ne?: 'created' | 'updated' | 'deleted';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'events.filter.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'events.filter.occurred_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'events.filter.subject.type': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'events.filter.subject.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'events.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'action'
+      | '-action'
+      | 'user_id'
+      | '-user_id'
+      | 'occurred_at'
+      | '-occurred_at'
+      | 'subject.type'
+      | '-subject.type'
+      | 'subject.id'
+      | '-subject.id'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'order_items.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'order_items.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'order_items.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'order_items.filter.order_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'order_items.filter.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'order_items.filter.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'order_items.filter.quantity': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'order_items.filter.unit_price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'order_items.filter.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'order_items.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'order_id'
+      | '-order_id'
+      | 'product_id'
+      | '-product_id'
+      | 'name'
+      | '-name'
+      | 'quantity'
+      | '-quantity'
+      | 'unit_price_cents'
+      | '-unit_price_cents'
+      | 'line_total_cents'
+      | '-line_total_cents'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'orders.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'orders.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'orders.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+    'orders.filter.status': {
+      /** @enum {string} */
+      eq?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @enum {string} */
+      ne?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'orders.filter.total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'orders.filter.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    'orders.filter.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'orders.filter.requested_delivery_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'orders.filter.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'orders.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'status'
+      | '-status'
+      | 'total_cents'
+      | '-total_cents'
+      | 'item_count'
+      | '-item_count'
+      | 'currency'
+      | '-currency'
+      | 'requested_delivery_date'
+      | '-requested_delivery_date'
+      | 'user_id'
+      | '-user_id'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'product_revisions.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'product_revisions.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'product_revisions.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'product_revisions.filter.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'product_revisions.filter.revision': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'product_revisions.filter.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'product_revisions.filter.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'product_revisions.filter.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    'product_revisions.filter.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'product_revisions.filter.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'product_revisions.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'product_id'
+      | '-product_id'
+      | 'revision'
+      | '-revision'
+      | 'name'
+      | '-name'
+      | 'description'
+      | '-description'
+      | 'price_cents'
+      | '-price_cents'
+      | 'currency'
+      | '-currency'
+      | 'stock'
+      | '-stock'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'products.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'products.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'products.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'products.filter.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'products.filter.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'products.filter.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    'products.filter.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'products.filter.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'products.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'name'
+      | '-name'
+      | 'description'
+      | '-description'
+      | 'price_cents'
+      | '-price_cents'
+      | 'currency'
+      | '-currency'
+      | 'stock'
+      | '-stock'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'sessions.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'sessions.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'sessions.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'sessions.filter.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'sessions.filter.expires_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'sessions.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'user_id'
+      | '-user_id'
+      | 'expires_at'
+      | '-expires_at'
+    )[];
+    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'users.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'users.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'users.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'users.filter.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'users.filter.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    'users.filter.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+    'users.filter.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    'users.filter.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+    'users.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'email'
+      | '-email'
+      | 'name'
+      | '-name'
+      | 'birth_date'
+      | '-birth_date'
+      | 'role'
+      | '-role'
+      | 'cart_id'
+      | '-cart_id'
+    )[];
+  };
   requestBodies: never;
   headers: never;
   pathItems: never;
@@ -1001,19 +3227,27 @@ export interface operations {
   list_cart_items: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          cart_id?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          quantity?: string | Record<string, never>;
-          unit_price_cents?: string | Record<string, never>;
-          line_total_cents?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, cart_id, product_id, quantity, unit_price_cents, line_total_cents */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['cart_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['cart_items.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -1029,13 +3263,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['cart_items'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1047,15 +3282,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1074,6 +3322,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description The new resource: its required members, and any optional ones */
     requestBody: {
       content: {
         'application/json': components['schemas']['cart_items.create'];
@@ -1091,11 +3340,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['cart_items.created'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1107,13 +3357,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The Idempotency-Key is in use by a request still running; The product is already in the cart, is priced in another currency than the cart, or has too little stock */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1122,7 +3374,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -1131,7 +3383,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1149,9 +3401,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1163,22 +3426,29 @@ export interface operations {
   read_cart_items: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          cart_id?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          quantity?: string | Record<string, never>;
-          unit_price_cents?: string | Record<string, never>;
-          line_total_cents?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['cart_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -1194,6 +3464,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['cart_items'];
           };
         };
@@ -1205,7 +3476,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1217,13 +3488,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such cart_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1232,9 +3505,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1251,6 +3535,7 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -1266,6 +3551,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['cart_items'];
           };
         };
@@ -1273,23 +3559,16 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such cart_items, or not visible to the caller */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
-      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -1306,9 +3585,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1325,10 +3615,12 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /** @description The members to change; the others keep their values */
     requestBody: {
       content: {
         'application/json': components['schemas']['cart_items.patch'];
@@ -1344,11 +3636,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['cart_items'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1360,13 +3653,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such cart_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1375,7 +3670,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The product has too little stock for the quantity */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1393,7 +3688,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -1402,7 +3697,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -1411,9 +3706,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1424,19 +3730,35 @@ export interface operations {
   };
   read_cart_items_cart: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['carts.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
+        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['carts.filter.currency'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related cart (), or null (a resource has its ETag) */
+      /** @description The related cart (one of carts), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -1445,7 +3767,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['carts'] | null;
           };
         };
       };
@@ -1456,7 +3779,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1468,13 +3791,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such cart_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1483,9 +3808,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1496,19 +3832,37 @@ export interface operations {
   };
   read_cart_items_product: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['products.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['products.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['products.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['products.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['products.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['products.filter.stock'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related product (), or null (a resource has its ETag) */
+      /** @description The related product (one of products), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -1517,7 +3871,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['products'] | null;
           };
         };
       };
@@ -1528,7 +3883,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1540,13 +3895,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such cart_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1555,9 +3912,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1569,18 +3937,25 @@ export interface operations {
   list_carts: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          subtotal_cents?: string | Record<string, never>;
-          item_count?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, user_id, subtotal_cents, item_count, currency */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['carts.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
+        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['carts.filter.currency'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['carts.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -1596,13 +3971,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['carts'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1614,15 +3990,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1634,21 +4023,27 @@ export interface operations {
   read_carts: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          subtotal_cents?: string | Record<string, never>;
-          item_count?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['carts.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
+        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['carts.filter.currency'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -1664,6 +4059,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['carts'];
           };
         };
@@ -1675,7 +4071,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1687,13 +4083,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such carts, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1702,9 +4100,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1715,19 +4124,37 @@ export interface operations {
   };
   read_carts_user: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related user (), or null (a resource has its ETag) */
+      /** @description The related user (one of users), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -1736,7 +4163,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['users'] | null;
           };
         };
       };
@@ -1747,7 +4175,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1759,13 +4187,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such carts, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1774,9 +4204,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1788,30 +4229,53 @@ export interface operations {
   list_carts_cart_items: {
     parameters: {
       query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['cart_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['cart_items.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
-        order?: string;
       };
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description A page of the cart_items of one carts (CartItem) */
+      /** @description A page of the cart_items (cart_items) of one of carts */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: unknown[];
+            /** @description The resources of this page */
+            data: components['schemas']['cart_items'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1823,13 +4287,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such carts, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1838,9 +4304,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1852,17 +4329,27 @@ export interface operations {
   list_events: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          action?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          occurred_at?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, action, user_id, occurred_at */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['events.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['events.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
+        /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+        'filter[action]'?: components['parameters']['events.filter.action'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['events.filter.user_id'];
+        /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
+        /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
+        /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['events.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -1878,13 +4365,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['events'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1896,15 +4384,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1916,20 +4417,29 @@ export interface operations {
   read_events: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          action?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          occurred_at?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['events.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['events.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
+        /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+        'filter[action]'?: components['parameters']['events.filter.action'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['events.filter.user_id'];
+        /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
+        /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
+        /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -1945,6 +4455,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['events'];
           };
         };
@@ -1956,7 +4467,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1968,13 +4479,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such events, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1983,9 +4496,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1996,19 +4520,37 @@ export interface operations {
   };
   read_events_user: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related user (), or null (a resource has its ETag) */
+      /** @description The related user (one of users), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -2017,7 +4559,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['users'] | null;
           };
         };
       };
@@ -2028,7 +4571,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2040,13 +4583,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such events, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2055,9 +4600,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2069,20 +4625,29 @@ export interface operations {
   list_order_items: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          order_id?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          quantity?: string | Record<string, never>;
-          unit_price_cents?: string | Record<string, never>;
-          line_total_cents?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, order_id, product_id, name, quantity, unit_price_cents, line_total_cents */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['order_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
+        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['order_items.filter.name'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['order_items.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -2098,13 +4663,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['order_items'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2116,15 +4682,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2136,23 +4715,31 @@ export interface operations {
   read_order_items: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          order_id?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          quantity?: string | Record<string, never>;
-          unit_price_cents?: string | Record<string, never>;
-          line_total_cents?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['order_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
+        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['order_items.filter.name'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -2168,6 +4755,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['order_items'];
           };
         };
@@ -2179,7 +4767,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2191,13 +4779,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such order_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2206,9 +4796,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2219,19 +4820,39 @@ export interface operations {
   };
   read_order_items_order: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['orders.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
+        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        'filter[status]'?: components['parameters']['orders.filter.status'];
+        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['orders.filter.currency'];
+        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related order (), or null (a resource has its ETag) */
+      /** @description The related order (one of orders), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -2240,7 +4861,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['orders'] | null;
           };
         };
       };
@@ -2251,7 +4873,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2263,13 +4885,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such order_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2278,9 +4902,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2291,19 +4926,37 @@ export interface operations {
   };
   read_order_items_product: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['products.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['products.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['products.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['products.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['products.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['products.filter.stock'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related product (), or null (a resource has its ETag) */
+      /** @description The related product (one of products), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -2312,7 +4965,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['products'] | null;
           };
         };
       };
@@ -2323,7 +4977,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2335,13 +4989,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such order_items, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2350,9 +5006,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2364,20 +5031,29 @@ export interface operations {
   list_orders: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          status?: string | Record<string, never>;
-          total_cents?: string | Record<string, never>;
-          item_count?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          requested_delivery_date?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, status, total_cents, item_count, currency, requested_delivery_date, user_id */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['orders.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
+        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        'filter[status]'?: components['parameters']['orders.filter.status'];
+        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['orders.filter.currency'];
+        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['orders.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -2393,13 +5069,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['orders'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2411,15 +5088,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2438,6 +5128,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description The new resource: its required members, and any optional ones */
     requestBody: {
       content: {
         'application/json': components['schemas']['orders.create'];
@@ -2455,11 +5146,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['orders.created'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2471,13 +5163,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The Idempotency-Key is in use by a request still running; A product has too little stock, or the items are priced in different currencies */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2486,7 +5180,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2495,7 +5189,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2513,9 +5207,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2527,23 +5232,31 @@ export interface operations {
   read_orders: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          status?: string | Record<string, never>;
-          total_cents?: string | Record<string, never>;
-          item_count?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          requested_delivery_date?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['orders.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
+        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        'filter[status]'?: components['parameters']['orders.filter.status'];
+        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['orders.filter.currency'];
+        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -2559,6 +5272,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['orders'];
           };
         };
@@ -2570,7 +5284,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2582,13 +5296,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such orders, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2597,9 +5313,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2616,10 +5343,12 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /** @description The members to change; the others keep their values */
     requestBody: {
       content: {
         'application/json': components['schemas']['orders.patch'];
@@ -2635,11 +5364,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['orders'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2651,13 +5381,24 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description The caller’s role may not make this state move */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such orders, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2666,7 +5407,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The state move is not allowed from the current state */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2684,7 +5425,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2693,7 +5434,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2702,9 +5443,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2715,19 +5467,37 @@ export interface operations {
   };
   read_orders_user: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related user (), or null (a resource has its ETag) */
+      /** @description The related user (one of users), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -2736,7 +5506,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['users'] | null;
           };
         };
       };
@@ -2747,7 +5518,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2759,13 +5530,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such orders, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2774,9 +5547,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2788,30 +5572,55 @@ export interface operations {
   list_orders_order_items: {
     parameters: {
       query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['order_items.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
+        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['order_items.filter.name'];
+        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
+        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
+        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['order_items.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
-        order?: string;
       };
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description A page of the order_items of one orders (OrderItem) */
+      /** @description A page of the order_items (order_items) of one of orders */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: unknown[];
+            /** @description The resources of this page */
+            data: components['schemas']['order_items'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2823,13 +5632,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such orders, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2838,9 +5649,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2852,21 +5674,31 @@ export interface operations {
   list_product_revisions: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          revision?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          description?: string | Record<string, never>;
-          price_cents?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          stock?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['product_revisions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
+        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['product_revisions.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['product_revisions.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['product_revisions.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -2882,13 +5714,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['product_revisions'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2897,9 +5730,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2911,24 +5755,33 @@ export interface operations {
   read_product_revisions: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          product_id?: string | Record<string, never>;
-          revision?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          description?: string | Record<string, never>;
-          price_cents?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          stock?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['product_revisions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
+        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['product_revisions.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['product_revisions.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -2944,6 +5797,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['product_revisions'];
           };
         };
@@ -2955,7 +5809,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2964,7 +5818,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such product_revisions, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2973,9 +5827,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2986,19 +5851,37 @@ export interface operations {
   };
   read_product_revisions_product: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['products.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['products.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['products.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['products.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['products.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['products.filter.stock'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related product (), or null (a resource has its ETag) */
+      /** @description The related product (one of products), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -3007,7 +5890,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['products'] | null;
           };
         };
       };
@@ -3018,7 +5902,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3027,7 +5911,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such product_revisions, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3036,9 +5920,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3050,19 +5945,27 @@ export interface operations {
   list_products: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          description?: string | Record<string, never>;
-          price_cents?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          stock?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, name, description, price_cents, currency, stock */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['products.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['products.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['products.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['products.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['products.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['products.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -3078,13 +5981,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['products'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3093,9 +5997,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3114,6 +6029,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description The new resource: its required members, and any optional ones */
     requestBody: {
       content: {
         'application/json': components['schemas']['products.create'];
@@ -3131,11 +6047,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['products.created'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3147,13 +6064,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role may not do this */
+      /** @description The operation is for administrators */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3162,7 +6081,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The Idempotency-Key is in use by a request still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3171,7 +6090,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3180,7 +6099,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3198,9 +6117,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3212,22 +6142,29 @@ export interface operations {
   read_products: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          description?: string | Record<string, never>;
-          price_cents?: string | Record<string, never>;
-          currency?: string | Record<string, never>;
-          stock?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['products.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['products.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['products.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['products.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['products.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['products.filter.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -3243,6 +6180,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['products'];
           };
         };
@@ -3254,7 +6192,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3263,7 +6201,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such products, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3272,9 +6210,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3291,6 +6240,7 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -3306,6 +6256,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['products'];
           };
         };
@@ -3313,13 +6264,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role may not do this */
+      /** @description The operation is for administrators */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3328,7 +6281,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such products, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3337,7 +6290,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description Other resources still refer to it; The product is in an order */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3355,9 +6308,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3374,10 +6338,12 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /** @description The members to change; the others keep their values */
     requestBody: {
       content: {
         'application/json': components['schemas']['products.patch'];
@@ -3393,11 +6359,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['products'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3409,13 +6376,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role may not do this */
+      /** @description The operation is for administrators */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3424,17 +6393,8 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such products, or not visible to the caller */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
-      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3451,7 +6411,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3460,7 +6420,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3469,9 +6429,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3483,30 +6454,57 @@ export interface operations {
   list_products_revisions: {
     parameters: {
       query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['product_revisions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
+        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
+        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['product_revisions.filter.name'];
+        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[description]'?: components['parameters']['product_revisions.filter.description'];
+        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
+        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['product_revisions.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
-        order?: string;
       };
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description A page of the revisions of one products (ProductRevision) */
+      /** @description A page of the revisions (product_revisions) of one of products */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: unknown[];
+            /** @description The resources of this page */
+            data: components['schemas']['product_revisions'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3515,7 +6513,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such products, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3524,9 +6522,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3538,16 +6547,21 @@ export interface operations {
   list_sessions: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          expires_at?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, user_id, expires_at */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['sessions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
+        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['sessions.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -3563,13 +6577,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['sessions'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3581,15 +6596,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3608,6 +6636,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description The new resource: its required members, and any optional ones */
     requestBody: {
       content: {
         'application/json': components['schemas']['sessions.create'];
@@ -3625,11 +6654,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['sessions.created'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3638,7 +6668,18 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description Wrong email or password */
+      401: {
+        headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key is in use by a request still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3647,7 +6688,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3656,7 +6697,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3674,9 +6715,31 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Too many failed logins for this email or address; Retry-After says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3688,19 +6751,23 @@ export interface operations {
   read_sessions: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          user_id?: string | Record<string, never>;
-          expires_at?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['sessions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
+        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -3716,6 +6783,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['sessions'];
           };
         };
@@ -3727,7 +6795,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3739,13 +6807,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such sessions, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3754,9 +6824,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3773,6 +6854,7 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -3788,6 +6870,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['sessions'];
           };
         };
@@ -3795,23 +6878,16 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such sessions, or not visible to the caller */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
-      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3828,9 +6904,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3841,19 +6928,37 @@ export interface operations {
   };
   read_sessions_user: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related user (), or null (a resource has its ETag) */
+      /** @description The related user (one of users), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -3862,7 +6967,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['users'] | null;
           };
         };
       };
@@ -3873,7 +6979,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3885,13 +6991,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such sessions, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3900,9 +7008,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3914,19 +7033,27 @@ export interface operations {
   list_users: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          email?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          birth_date?: string | Record<string, never>;
-          role?: string | Record<string, never>;
-          cart_id?: string | Record<string, never>;
-        };
-        /** @description Comma-separated keys, "-" for descending: id, created_at, updated_at, email, name, birth_date, role, cart_id */
-        order?: string;
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['users.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
       };
       header?: never;
@@ -3942,13 +7069,14 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resources of this page */
             data: components['schemas']['users'][];
             /** @description Fetches the next page; null on the last */
             cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3960,15 +7088,28 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3987,6 +7128,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description The new resource: its required members, and any optional ones */
     requestBody: {
       content: {
         'application/json': components['schemas']['users.create'];
@@ -4004,11 +7146,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['users.created'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4017,7 +7160,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The Idempotency-Key is in use by a request still running; The email is taken */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4026,7 +7169,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4035,7 +7178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4053,9 +7196,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4067,22 +7221,29 @@ export interface operations {
   read_users: {
     parameters: {
       query?: {
-        /** @description filter[attribute]=value or filter[attribute][operator]=value; operators: eq, ne, lt, lte, gt, gte, in, contains, null */
-        filter?: {
-          created_at?: string | Record<string, never>;
-          updated_at?: string | Record<string, never>;
-          email?: string | Record<string, never>;
-          name?: string | Record<string, never>;
-          birth_date?: string | Record<string, never>;
-          role?: string | Record<string, never>;
-          cart_id?: string | Record<string, never>;
-        };
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['users.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['users.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
+        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[email]'?: components['parameters']['users.filter.email'];
+        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[name]'?: components['parameters']['users.filter.name'];
+        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
+        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        'filter[role]'?: components['parameters']['users.filter.role'];
+        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -4098,6 +7259,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['users'];
           };
         };
@@ -4109,7 +7271,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4121,13 +7283,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4136,9 +7300,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4155,6 +7330,7 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
@@ -4170,6 +7346,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['users'];
           };
         };
@@ -4177,13 +7354,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4192,7 +7371,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description Other resources still refer to it; The user has orders */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4210,9 +7389,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4229,10 +7419,12 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
+    /** @description The members to change; the others keep their values */
     requestBody: {
       content: {
         'application/json': components['schemas']['users.patch'];
@@ -4248,11 +7440,12 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /** @description The resource */
             data: components['schemas']['users'];
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4264,13 +7457,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4279,7 +7474,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: a unique value taken, a state move not allowed, a rule of the resource, or an Idempotency-Key still in use */
+      /** @description The email is taken */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4297,7 +7492,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
+      /** @description The body is larger than the limit */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4306,7 +7501,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body not application/json */
+      /** @description The body is not application/json */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4315,9 +7510,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4328,19 +7534,35 @@ export interface operations {
   };
   read_users_cart: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['carts.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
+        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['carts.filter.currency'];
+      };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
         'If-None-Match'?: string;
       };
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The related cart (), or null (a resource has its ETag) */
+      /** @description The related cart (one of carts), or null */
       200: {
         headers: {
           /** @description Strong tag of this resource; changes whenever any of its members does. */
@@ -4349,7 +7571,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: unknown;
+            /** @description The resource */
+            data: components['schemas']['carts'] | null;
           };
         };
       };
@@ -4360,7 +7583,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4372,13 +7595,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4387,9 +7612,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4401,30 +7637,47 @@ export interface operations {
   list_users_sessions: {
     parameters: {
       query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['sessions.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
+        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['sessions.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
-        order?: string;
       };
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description A page of the sessions of one users (Session) */
+      /** @description A page of the sessions (sessions) of one of users */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: unknown[];
+            /** @description The resources of this page */
+            data: components['schemas']['sessions'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4436,13 +7689,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4451,9 +7706,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4465,30 +7731,55 @@ export interface operations {
   list_users_orders: {
     parameters: {
       query?: {
+        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[id]'?: components['parameters']['orders.filter.id'];
+        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
+        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
+        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        'filter[status]'?: components['parameters']['orders.filter.status'];
+        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
+        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
+        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        'filter[currency]'?: components['parameters']['orders.filter.currency'];
+        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
+        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
+        order?: components['parameters']['orders.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
+        /** @description Page size */
         limit?: number;
-        order?: string;
       };
       header?: never;
       path: {
+        /** @description The resource’s id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description A page of the orders of one users (Order) */
+      /** @description A page of the orders (orders) of one of users */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: unknown[];
+            /** @description The resources of this page */
+            data: components['schemas']['orders'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
           };
         };
       };
-      /** @description The input does not match the declaration (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4500,13 +7791,15 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
+          /** @description Bearer */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown, or not visible to the caller */
+      /** @description No such users, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4515,9 +7808,20 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unexpected failure */
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
