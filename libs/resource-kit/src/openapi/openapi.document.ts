@@ -127,4 +127,3 @@ function describedInput(
     properties: { ...properties, data: { ...data, description: 'The resource’s members' } },
   };
 }
-
