@@ -44,11 +44,11 @@ describe('the typed TypeScript client', () => {
 
     // Browse: cheapest first, then the teapot by name.
     const cheapest = await anonymous.GET('/products', {
-      params: { query: { order: 'price_cents', limit: 2 } },
+      params: { query: { order: ['price_cents'], limit: 2 } },
     });
     expect(cheapest.data!.data.map((row) => row.id)).toEqual([cupId, productId]);
     const found = await anonymous.GET('/products', {
-      params: { query: { filter: { name: teapot } } },
+      params: { query: { 'filter[name]': { eq: teapot } } },
     });
     expect(found.data!.data.map((row) => row.id)).toEqual([productId]);
 
