@@ -45,10 +45,10 @@ once('npm run generate:resource', () => {
   it('writes code that typechecks and lints as it is', async () => {
     await run('npm', ['run', 'typecheck']);
     // The rest of the copy is the repository's own code, which its own lint step checks.
+    // Migrations are generated SQL, which the lint configuration leaves out.
     const written = [
       'apps/api/src/app.module.ts',
       'apps/api/src/modules/reviews',
-      'apps/api/src/database/migrations',
       'test/reviews.e2e-spec.ts',
     ];
     await run('npx', ['eslint', ...written]);
