@@ -115,7 +115,7 @@ describe('HTTP edges configured', () => {
     expect(response.status).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:8080');
     expect(response.headers['access-control-expose-headers']).toBe(
-      'Allow,ETag,Idempotent-Replayed,Retry-After,WWW-Authenticate,X-Request-Id',
+      'Allow,Deprecation,ETag,Idempotent-Replayed,Retry-After,Sunset,WWW-Authenticate,X-Request-Id',
     );
   });
 

@@ -1840,7 +1840,10 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'cart_items.filter.id': {
       eq?: string;
       ne?: string;
@@ -1855,7 +1858,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'cart_items.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -1874,7 +1880,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'cart_items.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -1893,7 +1902,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'cart_items.filter.cart_id': {
       eq?: string;
       ne?: string;
@@ -1908,7 +1920,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'cart_items.filter.product_id': {
       eq?: string;
       ne?: string;
@@ -1923,7 +1938,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'cart_items.filter.quantity': {
       eq?: number;
       ne?: number;
@@ -1936,7 +1954,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'cart_items.filter.unit_price_cents': {
       eq?: number;
       ne?: number;
@@ -1949,7 +1970,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'cart_items.filter.line_total_cents': {
       eq?: number;
       ne?: number;
@@ -1981,7 +2005,10 @@ export interface components {
       | 'line_total_cents'
       | '-line_total_cents'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'carts.filter.id': {
       eq?: string;
       ne?: string;
@@ -1996,7 +2023,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'carts.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2015,7 +2045,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'carts.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2034,7 +2067,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'carts.filter.user_id': {
       eq?: string;
       ne?: string;
@@ -2049,7 +2085,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'carts.filter.subtotal_cents': {
       eq?: number;
       ne?: number;
@@ -2062,7 +2101,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'carts.filter.item_count': {
       eq?: number;
       ne?: number;
@@ -2075,7 +2117,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'carts.filter.currency': {
       /** @enum {string} */
       eq?:
@@ -2127,7 +2172,10 @@ export interface components {
       | 'currency'
       | '-currency'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'events.filter.id': {
       eq?: string;
       ne?: string;
@@ -2142,7 +2190,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'events.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2161,7 +2212,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'events.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2180,7 +2234,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'events.filter.action': {
       /** @enum {string} */
       eq?: 'created' | 'updated' | 'deleted';
@@ -2191,7 +2248,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'events.filter.user_id': {
       eq?: string;
       ne?: string;
@@ -2206,7 +2266,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'events.filter.occurred_at': {
       /** Format: date-time */
       eq?: string;
@@ -2225,7 +2288,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'events.filter.subject.type': {
       eq?: string;
       ne?: string;
@@ -2240,7 +2306,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'events.filter.subject.id': {
       eq?: string;
       ne?: string;
@@ -2274,7 +2343,10 @@ export interface components {
       | 'subject.id'
       | '-subject.id'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'order_items.filter.id': {
       eq?: string;
       ne?: string;
@@ -2289,7 +2361,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'order_items.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2308,7 +2383,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'order_items.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2327,7 +2405,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'order_items.filter.order_id': {
       eq?: string;
       ne?: string;
@@ -2342,7 +2423,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'order_items.filter.product_id': {
       eq?: string;
       ne?: string;
@@ -2357,7 +2441,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'order_items.filter.name': {
       eq?: string;
       ne?: string;
@@ -2372,7 +2459,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'order_items.filter.quantity': {
       eq?: number;
       ne?: number;
@@ -2385,7 +2475,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'order_items.filter.unit_price_cents': {
       eq?: number;
       ne?: number;
@@ -2398,7 +2491,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'order_items.filter.line_total_cents': {
       eq?: number;
       ne?: number;
@@ -2432,7 +2528,10 @@ export interface components {
       | 'line_total_cents'
       | '-line_total_cents'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'orders.filter.id': {
       eq?: string;
       ne?: string;
@@ -2447,7 +2546,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'orders.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2466,7 +2568,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'orders.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2485,7 +2590,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'orders.filter.status': {
       /** @enum {string} */
       eq?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
@@ -2496,7 +2604,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'orders.filter.total_cents': {
       eq?: number;
       ne?: number;
@@ -2509,7 +2620,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'orders.filter.item_count': {
       eq?: number;
       ne?: number;
@@ -2522,7 +2636,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'orders.filter.currency': {
       /** @enum {string} */
       eq?:
@@ -2557,7 +2674,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'orders.filter.requested_delivery_date': {
       /** Format: date */
       eq?: string;
@@ -2576,7 +2696,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'orders.filter.user_id': {
       eq?: string;
       ne?: string;
@@ -2612,7 +2735,10 @@ export interface components {
       | 'user_id'
       | '-user_id'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'product_revisions.filter.id': {
       eq?: string;
       ne?: string;
@@ -2627,7 +2753,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'product_revisions.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2646,7 +2775,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'product_revisions.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2665,7 +2797,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'product_revisions.filter.product_id': {
       eq?: string;
       ne?: string;
@@ -2680,7 +2815,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'product_revisions.filter.revision': {
       eq?: number;
       ne?: number;
@@ -2693,7 +2831,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'product_revisions.filter.name': {
       eq?: string;
       ne?: string;
@@ -2708,7 +2849,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'product_revisions.filter.description': {
       eq?: string;
       ne?: string;
@@ -2723,7 +2867,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'product_revisions.filter.price_cents': {
       eq?: number;
       ne?: number;
@@ -2736,7 +2883,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'product_revisions.filter.currency': {
       /** @enum {string} */
       eq?:
@@ -2771,7 +2921,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'product_revisions.filter.stock': {
       eq?: number;
       ne?: number;
@@ -2807,7 +2960,10 @@ export interface components {
       | 'stock'
       | '-stock'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'products.filter.id': {
       eq?: string;
       ne?: string;
@@ -2822,7 +2978,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'products.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -2841,7 +3000,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'products.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -2860,7 +3022,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'products.filter.name': {
       eq?: string;
       ne?: string;
@@ -2875,7 +3040,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'products.filter.description': {
       eq?: string;
       ne?: string;
@@ -2890,7 +3058,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'products.filter.price_cents': {
       eq?: number;
       ne?: number;
@@ -2903,7 +3074,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'products.filter.currency': {
       /** @enum {string} */
       eq?:
@@ -2938,7 +3112,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'products.filter.stock': {
       eq?: number;
       ne?: number;
@@ -2970,7 +3147,10 @@ export interface components {
       | 'stock'
       | '-stock'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'sessions.filter.id': {
       eq?: string;
       ne?: string;
@@ -2985,7 +3165,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'sessions.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -3004,7 +3187,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'sessions.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -3023,7 +3209,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'sessions.filter.user_id': {
       eq?: string;
       ne?: string;
@@ -3038,7 +3227,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'sessions.filter.expires_at': {
       /** Format: date-time */
       eq?: string;
@@ -3070,7 +3262,10 @@ export interface components {
       | 'expires_at'
       | '-expires_at'
     )[];
-    /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'users.filter.id': {
       eq?: string;
       ne?: string;
@@ -3085,7 +3280,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'users.filter.created_at': {
       /** Format: date-time */
       eq?: string;
@@ -3104,7 +3302,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'users.filter.updated_at': {
       /** Format: date-time */
       eq?: string;
@@ -3123,7 +3324,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'users.filter.email': {
       eq?: string;
       ne?: string;
@@ -3138,7 +3342,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'users.filter.name': {
       eq?: string;
       ne?: string;
@@ -3153,7 +3360,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+    /**
+     * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+     * @example {}
+     */
     'users.filter.birth_date': {
       /** Format: date */
       eq?: string;
@@ -3172,7 +3382,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+    /**
+     * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+     * @example {}
+     */
     'users.filter.role': {
       /** @enum {string} */
       eq?: 'customer' | 'admin';
@@ -3183,7 +3396,10 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+    /**
+     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+     * @example {}
+     */
     'users.filter.cart_id': {
       eq?: string;
       ne?: string;
@@ -3227,21 +3443,45 @@ export interface operations {
   list_cart_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['cart_items.order'];
@@ -3426,21 +3666,45 @@ export interface operations {
   read_cart_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
       };
       header?: {
@@ -3731,19 +3995,40 @@ export interface operations {
   read_cart_items_cart: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['carts.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
-        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
       };
       header?: {
@@ -3833,21 +4118,45 @@ export interface operations {
   read_cart_items_product: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['products.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['products.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['products.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
       };
       header?: {
@@ -3937,19 +4246,40 @@ export interface operations {
   list_carts: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['carts.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
-        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['carts.order'];
@@ -4023,19 +4353,40 @@ export interface operations {
   read_carts: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['carts.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
-        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
       };
       header?: {
@@ -4125,21 +4476,45 @@ export interface operations {
   read_carts_user: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
@@ -4229,21 +4604,45 @@ export interface operations {
   list_carts_cart_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['cart_items.order'];
@@ -4329,21 +4728,45 @@ export interface operations {
   list_events: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['events.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['events.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
-        /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[action]'?: components['parameters']['events.filter.action'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['events.filter.user_id'];
-        /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
-        /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
-        /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['events.order'];
@@ -4417,21 +4840,45 @@ export interface operations {
   read_events: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['events.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['events.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
-        /** @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[action]'?: components['parameters']['events.filter.action'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['events.filter.user_id'];
-        /** @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
-        /** @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
-        /** @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
       };
       header?: {
@@ -4521,21 +4968,45 @@ export interface operations {
   read_events_user: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
@@ -4625,23 +5096,50 @@ export interface operations {
   list_order_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
-        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['order_items.order'];
@@ -4715,23 +5213,50 @@ export interface operations {
   read_order_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
-        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
       };
       header?: {
@@ -4821,23 +5346,50 @@ export interface operations {
   read_order_items_order: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['orders.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
-        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[status]'?: components['parameters']['orders.filter.status'];
-        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
-        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
       };
       header?: {
@@ -4927,21 +5479,45 @@ export interface operations {
   read_order_items_product: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['products.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['products.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['products.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
       };
       header?: {
@@ -5031,23 +5607,50 @@ export interface operations {
   list_orders: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['orders.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
-        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[status]'?: components['parameters']['orders.filter.status'];
-        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
-        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['orders.order'];
@@ -5232,23 +5835,50 @@ export interface operations {
   read_orders: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['orders.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
-        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[status]'?: components['parameters']['orders.filter.status'];
-        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
-        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
       };
       header?: {
@@ -5468,21 +6098,45 @@ export interface operations {
   read_orders_user: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
@@ -5572,23 +6226,50 @@ export interface operations {
   list_orders_order_items: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
-        /** @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
-        /** @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
-        /** @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
-        /** @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['order_items.order'];
@@ -5674,25 +6355,55 @@ export interface operations {
   list_product_revisions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
-        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['product_revisions.order'];
@@ -5755,25 +6466,55 @@ export interface operations {
   read_product_revisions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
-        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
       };
       header?: {
@@ -5852,21 +6593,45 @@ export interface operations {
   read_product_revisions_product: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['products.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['products.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['products.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
       };
       header?: {
@@ -5945,21 +6710,45 @@ export interface operations {
   list_products: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['products.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['products.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['products.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['products.order'];
@@ -6142,21 +6931,45 @@ export interface operations {
   read_products: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['products.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['products.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['products.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
       };
       header?: {
@@ -6454,25 +7267,55 @@ export interface operations {
   list_products_revisions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
-        /** @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
-        /** @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
-        /** @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
-        /** @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
-        /** @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['product_revisions.order'];
@@ -6547,15 +7390,30 @@ export interface operations {
   list_sessions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
-        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['sessions.order'];
@@ -6751,15 +7609,30 @@ export interface operations {
   read_sessions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
-        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
       };
       header?: {
@@ -6929,21 +7802,45 @@ export interface operations {
   read_sessions_user: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
@@ -7033,21 +7930,45 @@ export interface operations {
   list_users: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['users.order'];
@@ -7221,21 +8142,45 @@ export interface operations {
   read_users: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['users.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
-        /** @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[email]'?: components['parameters']['users.filter.email'];
-        /** @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[name]'?: components['parameters']['users.filter.name'];
-        /** @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
-        /** @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[role]'?: components['parameters']['users.filter.role'];
-        /** @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
       };
       header?: {
@@ -7535,19 +8480,40 @@ export interface operations {
   read_users_cart: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['carts.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
-        /** @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
       };
       header?: {
@@ -7637,15 +8603,30 @@ export interface operations {
   list_users_sessions: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
-        /** @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['sessions.order'];
@@ -7731,23 +8712,50 @@ export interface operations {
   list_users_orders: {
     parameters: {
       query?: {
-        /** @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[id]'?: components['parameters']['orders.filter.id'];
-        /** @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
-        /** @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
-        /** @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[status]'?: components['parameters']['orders.filter.status'];
-        /** @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
-        /** @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
-        /** @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. */
+        /**
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null.
+         * @example {}
+         */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
-        /** @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. */
+        /**
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null.
+         * @example {}
+         */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
-        /** @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. */
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null.
+         * @example {}
+         */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. */
         order?: components['parameters']['orders.order'];

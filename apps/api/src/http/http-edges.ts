@@ -66,9 +66,11 @@ const CORS: CorsOptions = {
   ],
   exposedHeaders: [
     'Allow',
+    'Deprecation',
     'ETag',
     'Idempotent-Replayed',
     'Retry-After',
+    'Sunset',
     'WWW-Authenticate',
     'X-Request-Id',
   ],

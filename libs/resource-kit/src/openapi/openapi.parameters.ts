@@ -56,6 +56,8 @@ function filterParameter(member: QueryableMember): JsonSchema {
     style: 'deepObject',
     explode: true,
     description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}.`,
+    // No condition by default: a documentation page would otherwise fill in every operator.
+    example: {},
     schema: {
       type: 'object',
       additionalProperties: false,
