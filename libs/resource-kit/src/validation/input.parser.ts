@@ -10,7 +10,7 @@ export type ResourceInput = ReadonlyMap<string, unknown>;
 /**
  * Checks a request body against the resource's input schema (SPEC 1.4) and reports every
  * problem at once. `pathId` is the id of a PATCH path, which `data.id` must match.
- * References are not checked here: whether they name visible rows is the input pipe's job.
+ * References are not checked here: whether they name visible rows is `assertReferencesVisible`'s job.
  */
 export function parseInput(
   body: unknown,
