@@ -204,6 +204,7 @@ describe('API documentation', () => {
     expect(statuses('/products/{id}', 'get')).toEqual(['200', '304', '400', '404', '500', '503']);
     expect(statuses('/products/{id}', 'delete')).toEqual([
       '200',
+      '400',
       '401',
       '403',
       '404',
@@ -215,6 +216,7 @@ describe('API documentation', () => {
     // Nothing refers to a session, so deleting one meets no conflict.
     expect(statuses('/sessions/{id}', 'delete')).toEqual([
       '200',
+      '400',
       '401',
       '404',
       '412',

@@ -49,8 +49,15 @@ describe('values the store cannot hold', () => {
 
   // A lone surrogate cannot even be percent-encoded as UTF-8: such a path is malformed.
   it.each(['%ED%A0%80', 'x%F0%9F', '%'])('an id %s that is not UTF-8 is 400', async (id) => {
-    const { status, body } = await request(service.http).get(`/products/${id}`);
-    expect([status, body]).toEqual([400, { error: [`Failed to decode param '${id}'`] }]);
+    for (const answer of [
+      await request(service.http).get(`/products/${id}`),
+      await admin().delete(`/products/${id}`),
+    ]) {
+      expect([answer.status, answer.body]).toEqual([
+        400,
+        { error: [`Failed to decode param '${id}'`] },
+      ]);
+    }
   });
 
   it('a filter value with U+0000 is 400 naming the parameter, whatever the operator', async () => {

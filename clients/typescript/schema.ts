@@ -3740,7 +3740,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3818,6 +3818,15 @@ export interface operations {
             /** @description The resource */
             data: components['schemas']['cart_items'];
           };
+        };
+      };
+      /** @description the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description No valid bearer token */
@@ -3905,7 +3914,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4064,7 +4073,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4192,7 +4201,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4422,7 +4431,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4550,7 +4559,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4674,7 +4683,7 @@ export interface operations {
           };
         };
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4914,7 +4923,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5042,7 +5051,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5292,7 +5301,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5425,7 +5434,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5553,7 +5562,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5914,7 +5923,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5999,7 +6008,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6172,7 +6181,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6301,7 +6310,7 @@ export interface operations {
           };
         };
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6550,7 +6559,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6667,7 +6676,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7005,7 +7014,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7072,6 +7081,15 @@ export interface operations {
             /** @description The resource */
             data: components['schemas']['products'];
           };
+        };
+      };
+      /** @description the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description No valid bearer token */
@@ -7177,7 +7195,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7347,7 +7365,7 @@ export interface operations {
           };
         };
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7668,7 +7686,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7746,6 +7764,15 @@ export interface operations {
             /** @description The resource */
             data: components['schemas']['sessions'];
           };
+        };
+      };
+      /** @description the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description No valid bearer token */
@@ -7876,7 +7903,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8216,7 +8243,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8294,6 +8321,15 @@ export interface operations {
             /** @description The resource */
             data: components['schemas']['users'];
           };
+        };
+      };
+      /** @description the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description No valid bearer token */
@@ -8390,7 +8426,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body does not match the declaration (every problem listed) */
+      /** @description The body does not match the declaration (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8549,7 +8585,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8658,7 +8694,7 @@ export interface operations {
           };
         };
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8787,7 +8823,7 @@ export interface operations {
           };
         };
       };
-      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
       400: {
         headers: {
           [name: string]: unknown;

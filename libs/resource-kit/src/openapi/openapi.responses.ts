@@ -61,7 +61,7 @@ function kitStatuses(
   const retry = retryHeadersOf(definition, accessOf(operation)).statuses;
   const changesState = operation === 'update' && definition.transitions !== undefined;
   const statuses: [number, string | false][] = [
-    [400, operation !== 'delete' && badRequest(operation, retry.includes(422))],
+    [400, badRequest(operation, retry.includes(422))],
     [401, level !== 'public' && 'No valid bearer token'],
     [403, level === 'admin' && 'The operation is for administrators'],
     [403, changesState && 'The caller\u2019s role may not make this state move'],
@@ -91,9 +91,14 @@ function kitStatuses(
 }
 
 function badRequest(operation: DocumentedOperation, idempotent: boolean): string {
-  if (operation === 'update')
-    return 'The body does not match the declaration (every problem listed)';
-  if (operation === 'create')
-    return `The body does not match the declaration (every problem listed)${idempotent ? ', or the Idempotency-Key is malformed' : ''}`;
-  return 'A query parameter is unknown or does not parse (every problem listed)';
+  const reasons = [];
+  if (operation === 'create' || operation === 'update')
+    reasons.push('The body does not match the declaration (every problem listed)');
+  if (operation === 'create' && idempotent) reasons.push('the Idempotency-Key is malformed');
+  // DELETE reads no query.
+  if (!['create', 'update', 'delete'].includes(operation))
+    reasons.push('A query parameter is unknown or does not parse (every problem listed)');
+  if (!['list', 'create'].includes(operation))
+    reasons.push('the id in the path is not percent-encoded UTF-8');
+  return reasons.join(', or ');
 }
