@@ -4,7 +4,7 @@ import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
 import type { Answer } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
-import { envelope } from '../http/envelope.interceptor';
+import { envelope } from '../serialization/envelope';
 import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';

@@ -19,7 +19,7 @@ import { assertTransition } from './transitions';
 import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
 import { assertIfMatch } from '../conditional/precondition';
-import { envelope } from '../http/envelope.interceptor';
+import { envelope } from '../serialization/envelope';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { ResourceResponse } from '../serialization/resource-response';
 

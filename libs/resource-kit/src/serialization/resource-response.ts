@@ -1,6 +1,6 @@
 import type { ResourceDefinition } from '../metadata/definition';
 
-/** What a resource handler returns; the envelope interceptor serializes and checks it. */
+/** What a resource handler returns; `envelope` serializes and checks it. */
 export class ResourceResponse {
   private constructor(
     readonly definition: ResourceDefinition,
