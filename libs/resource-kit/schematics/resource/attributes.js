@@ -48,7 +48,13 @@ function parseAttribute(spec) {
     wireName,
     type,
     optional: Boolean(optional),
-    options: { type, ...limits, ...(optional && { optional: true, nullable: true }) },
+    options: {
+      type,
+      ...limits,
+      ...(optional && { optional: true, nullable: true }),
+      // A first wording for the OpenAPI document, which describes every member: refine it.
+      description: strings.capitalize(wireName.replace(/_/g, ' ')),
+    },
     tsType: kind.tsType(limits) + (optional ? ' | null' : ''),
     samples: kind.samples(limits),
   };

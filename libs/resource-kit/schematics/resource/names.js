@@ -11,6 +11,7 @@ function resourceNames(name) {
     entityClass: strings.classify(singular),
     entityFile: strings.dasherize(singular),
     moduleClass: `${strings.classify(type)}Module`,
+    singularWords: singular.replace(/_/g, ' '),
   };
 }
 

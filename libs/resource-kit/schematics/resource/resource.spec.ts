@@ -38,16 +38,22 @@ describe('the resource schematic', () => {
     });
     const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
     expect(entity).toContain("import { Product } from '../products/product.entity';");
-    expect(entity).toContain("@Resource({\n  type: 'reviews',");
+    expect(entity).toContain("@Resource({\n  type: 'reviews',\n  description: 'A review',");
     expect(entity).toContain(
-      "@ToOne(() => Product, { writable: 'create', onDelete: 'CASCADE' })\n  productId!: string;",
+      "@ToOne(() => Product, {\n    writable: 'create',\n    onDelete: 'CASCADE',\n    description: 'The product of the review',\n  })\n  productId!: string;",
     );
-    expect(entity).toContain("@Attribute({ type: 'integer', min: 1, max: 5 })\n  rating!: number;");
-    expect(entity).toContain("@Attribute({ type: 'string', maxLength: 2000 })\n  body!: string;");
     expect(entity).toContain(
-      "@Attribute({ type: 'string', minLength: 3, maxLength: 80, optional: true, nullable: true })\n  title!: string | null;",
+      "@Attribute({ type: 'integer', min: 1, max: 5, description: 'Rating' })\n  rating!: number;",
     );
-    expect(entity).toContain("values: ['up', 'down'] })\n  mood!: 'up' | 'down';");
+    expect(entity).toContain(
+      "@Attribute({ type: 'string', maxLength: 2000, description: 'Body' })\n  body!: string;",
+    );
+    expect(entity).toContain(
+      "  @Attribute({\n    type: 'string',\n    minLength: 3,\n    maxLength: 80,\n    optional: true,\n    nullable: true,\n    description: 'Title',\n  })\n  title!: string | null;",
+    );
+    expect(entity).toContain(
+      "@Attribute({ type: 'enum', values: ['up', 'down'], description: 'Mood' })\n  mood!: 'up' | 'down';",
+    );
     expect(tree.files).toEqual(
       expect.arrayContaining([
         '/apps/api/src/modules/reviews/reviews.module.ts',
