@@ -9,7 +9,7 @@ export const BENCH = {
   customers: 50,
   connections: 50,
   logLevel: 'warn',
-  jwtSecret: 'bench-jwt-secret-for-load-tests-only-0123456789',
+  jwtSecret: 'bench-Vx7qP2mK9tR4wN6zB1cJ8hL3fY5dS0g',
   admin: { token: 'bench-admin-token-0123456789', email: 'bench-admin@example.com' },
   // Compiled to dist/bench: the repository root is two levels up.
   root: join(__dirname, '..', '..'),
@@ -32,6 +32,8 @@ export function serverEnvironment(port: number): NodeJS.ProcessEnv {
     DATABASE_SCHEMA: BENCH.schema,
     JWT_SECRET: BENCH.jwtSecret,
     STATIC_TOKENS,
+    // The fixtures sign every customer up from this one address.
+    SIGNUP_MAX_PER_ADDRESS: String(BENCH.customers),
     LOG_LEVEL: BENCH.logLevel,
   };
 }

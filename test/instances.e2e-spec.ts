@@ -32,7 +32,7 @@ onPostgres('several instances', () => {
     for (let index = 0; index < 2; index++) {
       const service = startService({
         NODE_ENV: 'production',
-        JWT_SECRET: 'a-secret-both-instances-share-000000',
+        JWT_SECRET: 'Nw5tR8yB2kQ6vX1mZ4pL7cH0jF3sD9gT',
         REDIS_URL: 'redis://127.0.0.1:6379',
         // The spec's X-Forwarded-For names the client, as a gateway on this host would.
         TRUST_PROXY: 'loopback',

@@ -127,12 +127,50 @@ describe('service process', () => {
     }
   });
 
-  it('refuses to start in production without JWT_SECRET, in one line', async () => {
-    const service = startService({ NODE_ENV: 'production', ...database.env });
+  it.each<Record<string, string>>([{ NODE_ENV: 'production' }, {}])(
+    'refuses to start in production (%j) without JWT_SECRET, in one line',
+    async (nodeEnv) => {
+      const service = startService({ ...nodeEnv, ...database.env });
+      expect(await service.exit()).toEqual({ code: 1, signal: null });
+      expect(service.errors()).toBe(
+        'Refusing to start: invalid configuration: JWT_SECRET is required in production (NODE_ENV unset or production)\n',
+      );
+    },
+  );
+
+  it('is production when run without NODE_ENV: no demo data, no admin token, no open /metrics', async () => {
+    const empty = await createTestDatabase();
+    const service = startService({
+      JWT_SECRET: 'q7V0dI3kzWc9mJ2uXhN5bRtE8yLpA4sGfKo1Hv6TjUw=',
+      ...empty.env,
+    });
+    try {
+      const port = await service.listening();
+      expect(service.output()).toMatch(/Listening on http:\/\/localhost:\d+\/ \(\w+, production\)/);
+      expect(service.output()).not.toMatch(/admin token/);
+      const products = await fetch(`http://127.0.0.1:${port}/products`);
+      expect(await products.json()).toEqual({ data: [], cursor: null });
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.status).toBe(404);
+      expect(await metrics.json()).toEqual({
+        error: ['GET /metrics is off: set METRICS_TOKEN to serve it'],
+      });
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exit();
+      await empty.drop();
+    }
+  });
+
+  it('refuses weak secrets in production, naming each', async () => {
+    const service = startService({
+      JWT_SECRET: 'change-me-please-to-something-long',
+      METRICS_TOKEN: 'aaaaaaaaaaaaaaaaaaaa',
+      ...database.env,
+    });
     expect(await service.exit()).toEqual({ code: 1, signal: null });
-    expect(service.errors()).toBe(
-      'Refusing to start: invalid configuration: JWT_SECRET is required when NODE_ENV=production\n',
-    );
+    expect(service.errors()).toContain('JWT_SECRET looks like a placeholder: use a random value');
+    expect(service.errors()).toContain('METRICS_TOKEN is too uniform to be random');
   });
 
   withOtherNode('refuses to start on an unsupported Node, saying which one it needs', async () => {

@@ -1807,6 +1807,7 @@ export interface components {
      *         "email": "ada@example.com",
      *         "name": "name text",
      *         "password": "password text",
+     *         "current_password": "current password text",
      *         "birth_date": "2026-01-15"
      *       }
      *     }
@@ -1830,6 +1831,8 @@ export interface components {
         name?: string;
         /** @description The password to log in with (write-only: stored as a hash, never shown) */
         password?: string;
+        /** @description The password the user has now: required (and checked) to change one’s own password or email, which ends every other session (write-only) */
+        current_password?: string;
         /**
          * Format: date
          * @description Date of birth, if the user gave it

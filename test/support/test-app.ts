@@ -6,7 +6,7 @@ import { loadConfig } from '../../apps/api/src/config/app-config';
 import { STATIC_ADMIN } from './shop-client';
 import { createTestDatabase, TestDatabase } from './test-database';
 
-export const TEST_JWT_SECRET = 'e2e-jwt-secret-of-at-least-thirty-two-characters';
+export const TEST_JWT_SECRET = 'e2e-Hq4vT9xK2mW7pZ0rB5nJ8cL3fY6dS1gA';
 
 export interface TestApp {
   app: INestApplication;
@@ -31,11 +31,22 @@ export async function startTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     STATIC_TOKENS: JSON.stringify([STATIC_ADMIN]),
+    // Specs sign many users up from one address, and would spend minutes hashing at OWASP's
+    // cost; the specs of those limits set them back (test/accounts.e2e-spec.ts).
+    SIGNUP_MAX_PER_ADDRESS: '1000000',
+    PASSWORD_HASH_COST: '12',
     ...database.env,
     ...env,
   });
   const app = await createApp(config, logs);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A refused start (a spec may expect one) leaves no connection open.
+    await app.close().catch(() => undefined);
+    if (!shared) await database.drop();
+    throw error;
+  }
   return {
     app,
     http: app.getHttpServer() as App,

@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
 import type { EntityClass } from './metadata/definition';
@@ -10,6 +10,8 @@ export interface ResourceFeature {
   service?: Type<ResourceService>;
   /** Providers the service depends on, registered (and exported) beside it. */
   providers?: Provider[];
+  /** Modules whose exported providers the service depends on. */
+  imports?: ModuleMetadata['imports'];
 }
 
 /** Puts one declared resource on the wire: its service registers with the kit's router. */
@@ -24,7 +26,7 @@ export class ResourceModule {
     const service = feature.service ?? ResourceService;
     return {
       module: ResourceModule,
-      imports: [TypeOrmModule.forFeature([entity as Type])],
+      imports: [TypeOrmModule.forFeature([entity as Type]), ...(feature.imports ?? [])],
       providers: [
         service,
         ...(feature.providers ?? []),

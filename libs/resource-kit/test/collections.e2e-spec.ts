@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { FixtureApp, startFixtureApp } from './fixture/fixture-app';
+import { FIXTURE_TOKENS, FixtureApp, startFixtureApp } from './fixture/fixture-app';
 
 interface Widget {
   id: string;
@@ -287,7 +287,9 @@ describe('collections', () => {
 
     it('rejects a cursor reused with another filter or order', async () => {
       const { cursor } = await get('/widgets?limit=1&filter[quantity][gte]=1');
-      const message = ['cursor belongs to another filter or order; start again without it'];
+      const message = [
+        'cursor belongs to another collection, caller, filter or order; start again without it',
+      ];
       expect(await problems(`/widgets?limit=1&cursor=${encodeURIComponent(cursor!)}`)).toEqual(
         message,
       );
@@ -305,6 +307,22 @@ describe('collections', () => {
       await http()
         .get(`/widgets?limit=3&filter[quantity][gte]=1&cursor=${encodeURIComponent(cursor!)}`)
         .expect(200);
+    });
+
+    it('rejects a cursor taken to another collection or shown by another caller', async () => {
+      const { cursor } = await get('/widgets?limit=1');
+      const message = [
+        'cursor belongs to another collection, caller, filter or order; start again without it',
+      ];
+      const query = `limit=1&cursor=${encodeURIComponent(cursor!)}`;
+      expect(await problems(`/gadgets/${gadgetId}/widgets?${query}`)).toEqual(message);
+      expect(await problems(`/sketches?${query}`)).toEqual(message);
+      const asAdmin = await http()
+        .get(`/widgets?${query}`)
+        .set('Authorization', `Bearer ${FIXTURE_TOKENS.admin}`)
+        .expect(400);
+      expect(asAdmin.body.error).toEqual(message);
+      await http().get(`/widgets?${query}`).expect(200);
     });
 
     it('limit defaults to 25 and must be 1 to 100', async () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { loadConfig, loadConfigWithoutSecret } from './app-config';
 import { ConfigurationError } from './environment';
 
@@ -10,6 +11,9 @@ const problemsOf = (env: Record<string, string>): string[] => {
   }
   return [];
 };
+
+// What `openssl rand -base64 32` gives.
+const RANDOM = 'q7V0dI3kzWc9mJ2uXhN5bRtE8yLpA4sGfKo1Hv6TjUw=';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -24,7 +28,16 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       staticTokens: [],
       http: { trustProxy: false, corsOrigins: [], hstsMaxAge: 0 },
-      loginThrottle: { maxFailuresPerEmail: 5, maxFailuresPerAddress: 20, windowSeconds: 900 },
+      accountLimits: {
+        maxFailuresPerEmailAndAddress: 5,
+        maxFailuresPerAddress: 20,
+        loginWindowSeconds: 900,
+        maxFailuresPerEmail: 10,
+        emailWindowSeconds: 30,
+        maxSignUpsPerAddress: 10,
+        signUpWindowSeconds: 3600,
+      },
+      passwordHash: { cost: 17, concurrency: 2, queue: 100 },
     });
     expect(config.generatedAdminToken).toBeUndefined();
     expect(config.metricsToken).toBeUndefined();
@@ -88,25 +101,58 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('refuses production without JWT_SECRET, with a clear message', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
-      'JWT_SECRET is required when NODE_ENV=production',
-    ]);
+  it('is production when NODE_ENV is unset, and refuses it without JWT_SECRET', () => {
+    const required = ['JWT_SECRET is required in production (NODE_ENV unset or production)'];
+    expect(problemsOf({})).toEqual(required);
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(required);
+    expect(loadConfig({ JWT_SECRET: RANDOM }).nodeEnv).toBe('production');
   });
 
-  it('accepts production with a long JWT_SECRET and generates no admin token', () => {
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) });
-    expect(config.jwtSecret).toBe('x'.repeat(32));
+  it('accepts production with a random JWT_SECRET and generates no admin token', () => {
+    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: RANDOM });
+    expect(config.jwtSecret).toBe(RANDOM);
     expect(config.staticTokens).toEqual([]);
     expect(config.generatedAdminToken).toBeUndefined();
+  });
+
+  it('refuses weak secrets and a weak password hash in production only', () => {
+    const weak = {
+      JWT_SECRET: 'x'.repeat(40),
+      METRICS_TOKEN: 'change-me-change-me',
+      STATIC_TOKENS: JSON.stringify([
+        { token: 'abababababababab', email: 'a@example.com', name: 'A', role: 'admin' },
+      ]),
+      PASSWORD_HASH_COST: '15',
+    };
+    expect(problemsOf({ NODE_ENV: 'production', ...weak })).toEqual([
+      'JWT_SECRET is too uniform to be random: use, for example, openssl rand -base64 32',
+      'METRICS_TOKEN looks like a placeholder: use a random value',
+      'STATIC_TOKENS[0].token is too uniform to be random: use, for example, openssl rand -base64 32',
+      'PASSWORD_HASH_COST must be at least 17 in production (OWASP: scrypt N=2^17)',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'test', ...weak })).toEqual([]);
+  });
+
+  it('derives the same kit secret on every instance from the JWT private key', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const env = {
+      NODE_ENV: 'production',
+      JWT_ALGORITHM: 'ES256',
+      JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
+    const secret = loadConfig(env).jwtSecret;
+    expect(secret).toMatch(/^[\w-]{43}$/);
+    expect(loadConfig(env).jwtSecret).toBe(secret);
+    expect(loadConfig({ ...env, JWT_SECRET: RANDOM }).jwtSecret).toBe(RANDOM);
   });
 
   it('lets commands that sign no tokens run in production without JWT_SECRET', () => {
     const config = loadConfigWithoutSecret({ NODE_ENV: 'production', JWT_SECRET: ' ' });
     expect(config.jwtSecret).toMatch(/^[\w-]{43}$/);
-    expect(
-      loadConfigWithoutSecret({ NODE_ENV: 'production', JWT_SECRET: 'y'.repeat(32) }).jwtSecret,
-    ).toBe('y'.repeat(32));
+    expect(loadConfigWithoutSecret({ NODE_ENV: 'production', JWT_SECRET: RANDOM }).jwtSecret).toBe(
+      RANDOM,
+    );
   });
 
   it('reports every bad value at once', () => {
@@ -196,9 +242,13 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://shop.example.com,http://localhost:8080',
       HSTS_MAX_AGE: '31536000',
       METRICS_TOKEN: 'm'.repeat(16),
-      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '4',
       LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
       LOGIN_THROTTLE_WINDOW_SECONDS: '60',
+      LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      LOGIN_EMAIL_WINDOW_SECONDS: '20',
+      SIGNUP_MAX_PER_ADDRESS: '7',
+      SIGNUP_WINDOW_SECONDS: '600',
     });
     expect(config.http).toEqual({
       trustProxy: ['10.0.0.0/8', 'loopback', '2001:db8::1'],
@@ -206,11 +256,18 @@ describe('loadConfig', () => {
       hstsMaxAge: 31536000,
     });
     expect(config.metricsToken).toBe('m'.repeat(16));
-    expect(config.loginThrottle).toEqual({
-      maxFailuresPerEmail: 3,
+    expect(config.accountLimits).toEqual({
+      maxFailuresPerEmailAndAddress: 4,
       maxFailuresPerAddress: 50,
-      windowSeconds: 60,
+      loginWindowSeconds: 60,
+      maxFailuresPerEmail: 3,
+      emailWindowSeconds: 20,
+      maxSignUpsPerAddress: 7,
+      signUpWindowSeconds: 600,
     });
+    expect(problemsOf({ NODE_ENV: 'test', LOGIN_EMAIL_WINDOW_SECONDS: '900' })).toEqual([
+      'LOGIN_EMAIL_WINDOW_SECONDS must be an integer from 1 to 60',
+    ]);
     expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
   });
 

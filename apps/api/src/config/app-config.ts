@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import type { JwtOptions } from '@app/resource-kit';
 import { ConfigurationError, Environment, parseEnvironment } from './environment';
 import { parseOrigins, parseTrustProxy } from './http-edges.validators';
+import { secretFromPrivateKey, weakSecretProblem } from './secrets';
 import { parseStaticTokens, StaticToken } from './static-tokens';
 
 /** How the service meets the network in front of it (see docs/operations.md). */
@@ -14,10 +15,27 @@ export interface HttpEdgeConfig {
   hstsMaxAge: number;
 }
 
-export interface LoginThrottleConfig {
-  maxFailuresPerEmail: number;
+/** Limits on logging in and signing up (SPEC 1.12; docs/operations.md, "Security"). */
+export interface AccountLimitsConfig {
+  /** Failed log-ins of one email from one address, per `loginWindowSeconds`. */
+  maxFailuresPerEmailAndAddress: number;
+  /** Failed log-ins from one address, whatever the email, per `loginWindowSeconds`. */
   maxFailuresPerAddress: number;
-  windowSeconds: number;
+  loginWindowSeconds: number;
+  /** Failed log-ins of one email from anywhere, per `emailWindowSeconds` (at most a minute). */
+  maxFailuresPerEmail: number;
+  emailWindowSeconds: number;
+  /** Sign-ups from one address per `signUpWindowSeconds`. */
+  maxSignUpsPerAddress: number;
+  signUpWindowSeconds: number;
+}
+
+/** scrypt's cost and how many hashes run at once; more wait in a bounded queue. */
+export interface PasswordHashConfig {
+  /** log2 of scrypt's N (r=8, p=1). */
+  cost: number;
+  concurrency: number;
+  queue: number;
 }
 
 export type DatabaseConfig =
@@ -37,14 +55,18 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** After SIGTERM or SIGINT, how long requests in flight may take before they are cut. */
   shutdownGraceMs: number;
-  /** Secret the kit derives its own keys from (cursors): JWT_SECRET, or generated. */
+  /**
+   * Secret the kit derives its own keys from (cursors, idempotency fingerprints): JWT_SECRET,
+   * else derived from the JWT private key, else (outside production) generated.
+   */
   jwtSecret: string;
   jwt: JwtOptions;
   redisUrl?: string;
   http: HttpEdgeConfig;
-  /** Bearer token GET /metrics requires; unset: open (protect it at the network). */
+  /** Bearer token GET /metrics requires; unset: open outside production, off in production. */
   metricsToken?: string;
-  loginThrottle: LoginThrottleConfig;
+  accountLimits: AccountLimitsConfig;
+  passwordHash: PasswordHashConfig;
   /** How long an Idempotency-Key and the answer stored under it are kept. */
   idempotencyKeyTtlSeconds: number;
   staticTokens: StaticToken[];
@@ -60,10 +82,12 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   const { tokens, problems } = env.STATIC_TOKENS
     ? parseStaticTokens(env.STATIC_TOKENS)
     : { tokens: [], problems: [] };
+  problems.push(...productionProblems(env, tokens));
   if (problems.length > 0) throw new ConfigurationError(problems);
 
-  const jwtSecret = env.JWT_SECRET ?? randomSecret();
-  const jwt = jwtOptions(env, jwtSecret);
+  const jwt = jwtOptions(env, env.JWT_SECRET ?? randomSecret());
+  const jwtSecret =
+    env.JWT_SECRET ?? ('privateKey' in jwt ? secretFromPrivateKey(jwt.privateKey) : jwt.secret);
   const generatedAdminToken =
     env.NODE_ENV === 'development' && !env.STATIC_TOKENS ? randomSecret() : undefined;
   return Object.freeze({
@@ -81,15 +105,44 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     redisUrl: env.REDIS_URL,
     http: httpEdgeConfig(env),
     metricsToken: env.METRICS_TOKEN,
-    loginThrottle: {
-      maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+    accountLimits: {
+      maxFailuresPerEmailAndAddress: env.LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS,
       maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
-      windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+      loginWindowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+      maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+      emailWindowSeconds: env.LOGIN_EMAIL_WINDOW_SECONDS,
+      maxSignUpsPerAddress: env.SIGNUP_MAX_PER_ADDRESS,
+      signUpWindowSeconds: env.SIGNUP_WINDOW_SECONDS,
+    },
+    passwordHash: {
+      cost: env.PASSWORD_HASH_COST,
+      concurrency: env.PASSWORD_HASH_CONCURRENCY,
+      queue: env.PASSWORD_HASH_QUEUE,
     },
     idempotencyKeyTtlSeconds: env.IDEMPOTENCY_KEY_TTL_SECONDS,
     staticTokens: generatedAdminToken ? [developmentAdmin(generatedAdminToken)] : tokens,
     generatedAdminToken,
   });
+}
+
+// Production refuses secrets that are guessable and hashing below OWASP's guidance (SPEC 1.12).
+function productionProblems(env: Environment, tokens: StaticToken[]): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const secrets: [string, string | undefined][] = [
+    ['JWT_SECRET', env.JWT_SECRET],
+    ['METRICS_TOKEN', env.METRICS_TOKEN],
+    ...tokens.map((granted, index): [string, string] => [
+      `STATIC_TOKENS[${index}].token`,
+      granted.token,
+    ]),
+  ];
+  const problems = secrets.flatMap(([name, value]) =>
+    value === undefined ? [] : (weakSecretProblem(name, value) ?? []),
+  );
+  if (env.PASSWORD_HASH_COST < 17) {
+    problems.push('PASSWORD_HASH_COST must be at least 17 in production (OWASP: scrypt N=2^17)');
+  }
+  return problems;
 }
 
 /** For commands that sign no tokens (seed, migrations): JWT_SECRET is generated when unset. */

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { KitError } from '@app/resource-kit';
+import { KitError, notFound } from '@app/resource-kit';
 import type { Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -11,12 +11,15 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 @Controller()
 export class MetricsController {
   private readonly expected?: Buffer;
+  // Without METRICS_TOKEN, production never serves metrics to an anonymous caller (SPEC 1.12).
+  private readonly off: boolean;
 
   constructor(
     private readonly metrics: MetricsService,
-    @Inject(APP_CONFIG) { metricsToken }: AppConfig,
+    @Inject(APP_CONFIG) { metricsToken, nodeEnv }: AppConfig,
   ) {
     this.expected = metricsToken === undefined ? undefined : sha256(`Bearer ${metricsToken}`);
+    this.off = metricsToken === undefined && nodeEnv === 'production';
   }
 
   @Get('metrics')
@@ -31,6 +34,7 @@ export class MetricsController {
 
   // Hashes have one length, so the comparison takes the same time for every wrong token.
   private assertAllowed(authorization: string | undefined): void {
+    if (this.off) throw notFound('GET /metrics is off: set METRICS_TOKEN to serve it');
     if (!this.expected) return;
     if (authorization && timingSafeEqual(sha256(authorization), this.expected)) return;
     throw new KitError(

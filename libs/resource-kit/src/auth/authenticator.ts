@@ -25,10 +25,9 @@ export class Authenticator {
     response: Response,
     level: AccessLevel | undefined,
   ): Promise<Caller | undefined> {
-    const { authorization } = request.headers;
-    if (authorization === undefined) {
-      if (level === 'public') return undefined;
-      throw unauthenticated('authentication required: send Authorization: Bearer <token>');
+    if (request.headers.authorization === undefined) {
+      assertPermitted(level, undefined);
+      return undefined;
     }
     const caller = await verify(request, response);
     if (!caller) {
@@ -37,12 +36,21 @@ export class Authenticator {
       if (level === 'public') return undefined;
       throw unauthenticated('the bearer token is invalid, expired or revoked');
     }
-    if (level === 'admin' && caller.role !== ADMIN_ROLE) {
-      throw new KitError('forbidden', ['this operation is for administrators']);
-    }
+    assertPermitted(level, caller);
     // Where the request log finds who asked.
     request.user = caller;
     return caller;
+  }
+}
+
+/** Whether `caller` may use an operation of this access level: 401 without a caller, 403. */
+export function assertPermitted(level: AccessLevel | undefined, caller: Caller | undefined): void {
+  if (level === 'public') return;
+  if (!caller) {
+    throw unauthenticated('authentication required: send Authorization: Bearer <token>');
+  }
+  if (level === 'admin' && caller.role !== ADMIN_ROLE) {
+    throw new KitError('forbidden', ['this operation is for administrators']);
   }
 }
 

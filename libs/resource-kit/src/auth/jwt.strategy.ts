@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
+import { bearerTokenOf } from './static-token.strategy';
 import { KIT_AUTH_OPTIONS, SESSION_VERIFIER } from './auth.options';
 import type { AuthOptions, SessionVerifier } from './auth.options';
 import type { Caller } from './caller';
@@ -23,7 +24,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     const { jwt } = options;
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerTokenOf,
       secretOrKey: jwt.algorithm === 'HS256' ? jwt.secret : jwt.publicKey,
       algorithms: [jwt.algorithm],
       issuer: jwt.issuer,

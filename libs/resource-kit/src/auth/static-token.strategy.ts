@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { Strategy } from 'passport-http-bearer';
+import type { Request } from 'express';
+import { ExtractJwt } from 'passport-jwt';
+import { Strategy } from 'passport-custom';
 import type { Caller } from './caller';
 import { StaticTokenRegistry } from './static-token.registry';
+
+// The Authorization header only: a token in the query string or body is no credential (SPEC 1.12).
+export const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /** Bearer tokens from configuration (service accounts, administrators). */
 @Injectable()
@@ -11,7 +16,8 @@ export class StaticTokenStrategy extends PassportStrategy(Strategy, 'static-toke
     super();
   }
 
-  validate(token: string): Caller | false {
-    return this.registry.find(token) ?? false;
+  validate(request: Request): Caller | false {
+    const token = bearerTokenOf(request);
+    return (token !== null && this.registry.find(token)) || false;
   }
 }

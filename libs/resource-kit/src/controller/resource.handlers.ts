@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { assertPermitted } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
+import { isPrivate, NO_STORE } from '../http/cache-control';
 import { notFound } from '../errors/kit.error';
 import type { Answer } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
@@ -13,8 +15,7 @@ import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { ResourceResponse } from '../serialization/resource-response';
 import { assertReferencesVisible } from '../validation/input-references';
-import type { InputMode } from '../validation/input.schema';
-import { parseInput, type ResourceInput } from '../validation/input.parser';
+import { parseInput } from '../validation/input.parser';
 import type { PathShape } from './operation';
 import type { RequestContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
@@ -59,27 +60,37 @@ export class ResourceHandlers {
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
 
+  /**
+   * The body's shape is checked and the `prepareCreate` hook runs before the Idempotency-Key
+   * is looked at, so a repeat passes the same checks (a log-in's throttle and password) as its
+   * original; references are checked after, since a repeat must not be judged against today's
+   * data (the checked-out cart items are gone).
+   */
   async create({ service, request, response, caller }: ResourceCall): Promise<Answer> {
     // A deprecated creation says so in every answer it gives (SPEC 1.9).
     response.set(deprecationHeadersOf(service.definition));
     const bodyProblem = await this.body.read(request, response);
+    if (bodyProblem) throw bodyProblem;
+    const context = contextOf(request, caller);
+    const input = parseInput(request.body, service.definition, 'create');
+    const prepared = await service.prepareCreation(input, context);
     const create = async (claim?: Claim): Promise<Answer> => {
-      if (bodyProblem) throw bodyProblem;
-      const context = contextOf(request, caller, claim);
-      const input = await this.input(service, request.body, 'create', undefined, context);
-      const entity = await service.create(input, context);
+      const claimed = claim ? { ...context, idempotency: claim } : context;
+      await assertReferencesVisible(service.definition, input, claimed, this.registry);
+      const entity = await service.create(input, claimed, prepared);
       return this.ok(ResourceResponse.single(service.definition, entity, true), 201);
     };
     return service.definition.idempotency === false
       ? create()
-      : this.idempotency.once(request, create);
+      : this.idempotency.once(request, create, (data) => service.replay(data, context));
   }
 
   async update({ service, request, response, caller, id }: ItemCall): Promise<Answer> {
     const bodyProblem = await this.body.read(request, response);
     if (bodyProblem) throw bodyProblem;
     const context = contextOf(request, caller);
-    const input = await this.input(service, request.body, 'patch', id, context);
+    const input = parseInput(request.body, service.definition, 'patch', id);
+    await assertReferencesVisible(service.definition, input, context, this.registry);
     const entity = await service.update(id, input, context);
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
@@ -89,27 +100,32 @@ export class ResourceHandlers {
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
 
-  /** GET /type/{id}/{relationship}: the owner must be visible, then its related resources. */
+  /**
+   * GET /type/{id}/{relationship}: the owner must be visible, and the caller allowed to read
+   * (to-one) or list (to-many) the related resources themselves.
+   */
   async related(call: ItemCall & { relationship: string }): Promise<Answer> {
-    const { service, request, caller, id, relationship } = call;
+    const { service, request, response, caller, id, relationship } = call;
     const { definition } = service;
     const toOne = definition.toOne.get(relationship);
     const toMany = definition.toMany.get(relationship);
     if (!toOne && !toMany) throw notFound(`${definition.type} has no relationship ${relationship}`);
     const context = contextOf(request, caller);
     const owner = (await service.read(id, context)) as unknown as Record<string, unknown>;
+    const related = this.registry.serviceOf((toOne?.reference ?? toMany)!.target());
+    const operation = toOne ? 'read' : 'list';
+    assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
+    if (isPrivate(related.definition, operation)) response.set(NO_STORE);
     if (toOne) {
-      const target = this.registry.serviceOf(toOne.reference!.target());
-      const { filters } = this.query(request, 'to-one', target.definition);
+      const { filters } = this.query(request, 'to-one', related.definition);
       const targetId = owner[toOne.property] as string | null;
       if (targetId === null) return { status: 200, body: { data: null } };
-      const entity = await target.read(targetId, context, filters);
-      return this.ok(ResourceResponse.single(target.definition, entity));
+      const entity = await related.read(targetId, context, filters);
+      return this.ok(ResourceResponse.single(related.definition, entity));
     }
-    const target = this.registry.serviceOf(toMany!.target());
-    const query = this.query(request, 'relationship', target.definition);
-    const page = await target.list(query, context, { property: toMany!.inverse, id });
-    return this.ok(ResourceResponse.collection(target.definition, page.entities, page.cursor));
+    const query = this.query(request, 'relationship', related.definition);
+    const page = await related.list(query, context, { property: toMany!.inverse, id });
+    return this.ok(ResourceResponse.collection(related.definition, page.entities, page.cursor));
   }
 
   private query(request: Request, shape: PathShape | 'to-one', definition: ResourceDefinition) {
@@ -119,31 +135,17 @@ export class ResourceHandlers {
     });
   }
 
-  // The shape first (SPEC 1.4), then references, which must name resources the caller sees.
-  private async input(
-    service: ResourceService,
-    body: unknown,
-    mode: InputMode,
-    id: string | undefined,
-    context: RequestContext,
-  ): Promise<ResourceInput> {
-    const input = parseInput(body, service.definition, mode, id);
-    await assertReferencesVisible(service.definition, input, context, this.registry);
-    return input;
-  }
-
   private ok(response: ResourceResponse, status = 200): Answer {
     return { status, body: envelope(response, this.options.validateOutput) };
   }
 }
 
 /** What the service needs to know of the request: who asks, from where, on what condition. */
-function contextOf(request: Request, caller?: Caller, claim?: Claim): RequestContext {
+function contextOf(request: Request, caller?: Caller): RequestContext {
   const ifMatch = request.headers['if-match'];
   return {
     ...(caller && { caller }),
     clientAddress: request.ip,
     ...(ifMatch !== undefined && { ifMatch }),
-    ...(claim && { idempotency: claim }),
   };
 }

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Authenticator } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { writeAnswer, writeFailure, type Answer } from '../http/answer';
+import { isPrivate, NO_STORE } from '../http/cache-control';
 import { describeFailure } from '../http/exception.filter';
 import type { Operation } from '../metadata/definition';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -58,6 +59,7 @@ export class ResourceRouter {
     const { definition } = service;
     const operation = operationOf(definition, path.shape, request.method);
     const id = path.id === undefined ? undefined : decodePathSegment(path.id);
+    if (isPrivate(definition, operation)) response.set(NO_STORE);
     const caller = await this.authenticator.callerOf(
       request,
       response,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { notFound } from '../errors/kit.error';
+import { conflict, notFound } from '../errors/kit.error';
 import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
@@ -53,6 +53,43 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return query;
   }
 
+  /**
+   * Before the create's transaction, and before a repeated Idempotency-Key is answered: slow
+   * work that needs no lock (hashing or checking a password) and checks that must hold for a
+   * repeat too (a rate limit). The values it returns are set on the new entity.
+   */
+  protected prepareCreate(
+    _input: ResourceInput,
+    _context: RequestContext,
+  ): Promise<Partial<T> | void> | Partial<T> | void {}
+
+  /**
+   * Before the update's transaction: slow work that needs no lock, given the resource as it is
+   * (read outside the transaction). The values it returns are set on the entity.
+   */
+  protected prepareUpdate(
+    _current: T,
+    _changes: ResourceInput,
+    _context: RequestContext,
+  ): Promise<Partial<T> | void> | Partial<T> | void {}
+
+  /**
+   * The data of a stored answer to a repeated create (the same Idempotency-Key), which holds
+   * no on-create outputs: they may be secrets (a token), so the kit never keeps them. Give them
+   * again, or throw to refuse. By default a resource with on-create outputs refuses (409).
+   */
+  protected replayCreate(
+    data: Record<string, unknown>,
+    _context: RequestContext,
+  ): Promise<Record<string, unknown>> | Record<string, unknown> {
+    if (this.definition.attributes.some((attribute) => attribute.output === 'on-create')) {
+      throw conflict(
+        'this request succeeded, but its answer held a secret that is not kept; send it again with a new Idempotency-Key',
+      );
+    }
+    return data;
+  }
+
   /** Inside the create's transaction, before the insert: derive values, check rules. */
   protected beforeCreate(_entity: T, _context: WriteContext): Promise<void> | void {}
 
@@ -83,7 +120,9 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   ): Promise<Page<T>> {
     const rows = this.selection(context, 'list');
     if (owner) rows.equals(owner.property, owner.id);
-    return rows.page(query, this.cursors);
+    // A cursor serves the collection, the caller and the query it was issued for, only.
+    const scope = JSON.stringify([this.definition.type, owner?.id, context.caller?.id]);
+    return rows.page({ ...query, binding: `${scope}${query.binding}` }, this.cursors);
   }
 
   /**
@@ -126,13 +165,27 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return new Set(await this.selection(context).oneOf('id', storable).ids());
   }
 
-  create(input: ResourceInput, context: RequestContext): Promise<T> {
+  /** The `prepareCreate` hook's values for `create`, computed outside any transaction. */
+  async prepareCreation(input: ResourceInput, context: RequestContext): Promise<Partial<T>> {
+    return (await this.prepareCreate(input, context)) ?? {};
+  }
+
+  /** The answer to a repeated create, from the data stored with its key (`replayCreate`). */
+  async replay(
+    data: Record<string, unknown>,
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    return this.replayCreate(data, context);
+  }
+
+  async create(input: ResourceInput, context: RequestContext, prepared?: Partial<T>): Promise<T> {
+    const values = prepared ?? (await this.prepareCreation(input, context));
     return this.inTransaction(context, async (write, batch) => {
       const entity = Object.assign(
         new (this.definition.entity as new () => T)(),
         Object.fromEntries(input),
-        newRow(),
-        this.ownedBy(context, input),
+        values,
+        { ...newRow(), ...this.ownedBy(context, input) },
       );
       await this.beforeCreate(entity, write);
       await this.table.writes.insert(write.manager, entity);
@@ -142,11 +195,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     });
   }
 
-  update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
+  async update(id: string, input: ResourceInput, context: RequestContext): Promise<T> {
+    const values = await this.preparedUpdate(id, input, context);
     return this.inTransaction(context, async (write, batch) => {
       const entity = await this.readForWrite(id, write, 'update');
       assertTransition(this.definition, entity, input, write.caller?.role);
-      Object.assign(entity, Object.fromEntries(input), { updatedAt: new Date() });
+      Object.assign(entity, Object.fromEntries(input), values, { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
       await this.table.writes.update(write.manager, entity);
       await this.written(entity, 'updated', write, batch);
@@ -210,6 +264,17 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return { sql, values };
   }
 
+  // Only a resource that overrides `prepareUpdate` pays for reading the row before the write.
+  private async preparedUpdate(
+    id: string,
+    input: ResourceInput,
+    context: RequestContext,
+  ): Promise<Partial<T>> {
+    if (this.prepareUpdate === ResourceService.prototype.prepareUpdate) return {};
+    const current = await this.read(id, context, [], 'update');
+    return (await this.prepareUpdate(current, input, context)) ?? {};
+  }
+
   // A new row of an owned resource belongs to its creator (unless the owner is the row itself).
   private ownedBy(context: RequestContext, input: ResourceInput): Record<string, string> {
     const { owner } = this.definition;
@@ -231,7 +296,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   // With an Idempotency-Key, the answer is stored in the write's own transaction.
   private async rememberAnswer(entity: T, write: WriteContext): Promise<void> {
     if (!write.idempotency) return;
-    const body = envelope(ResourceResponse.single(this.definition, entity, true));
+    // Without the on-create outputs: a secret (a token) is never stored (SPEC 1.12).
+    const body = envelope(ResourceResponse.single(this.definition, entity));
     const expiresWith = this.expiresWith();
     await this.idempotency.complete(
       write.manager,

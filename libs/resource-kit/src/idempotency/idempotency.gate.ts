@@ -34,12 +34,24 @@ export class IdempotencyGate {
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
 
-  /** Runs `create` once for the request's key; without a key, every time. */
-  async once(request: Request, create: (claim?: Claim) => Promise<Answer>): Promise<Answer> {
+  /**
+   * Runs `create` once for the request's key; without a key, every time. A stored success is
+   * answered again through `replayed`, which restores what was not stored (a token).
+   */
+  async once(
+    request: Request,
+    create: (claim?: Claim) => Promise<Answer>,
+    replayed: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ): Promise<Answer> {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return create();
     const outcome = await this.store.claim(this.describe(request, parseIdempotencyKey(header)));
-    if ('replay' in outcome) return { ...outcome.replay, headers: REPLAYED };
+    if ('replay' in outcome) {
+      const { status, body } = outcome.replay;
+      if (status >= 300) return { status, body, headers: REPLAYED };
+      const { data } = body as { data: Record<string, unknown> };
+      return { status, body: { data: await replayed(data) }, headers: REPLAYED };
+    }
     try {
       return await create(outcome.claim);
     } catch (error) {

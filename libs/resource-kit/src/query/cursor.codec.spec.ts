@@ -2,7 +2,8 @@ import { KitError } from '../errors/kit.error';
 import { CursorCodec } from './cursor.codec';
 
 const NOT_OURS = 'cursor is not a cursor this service issued';
-const OTHER_QUERY = 'cursor belongs to another filter or order; start again without it';
+const OTHER_QUERY =
+  'cursor belongs to another collection, caller, filter or order; start again without it';
 const BINDING = '[[["filter[kind]","small"]],["-price"]]';
 
 const codec = new CursorCodec('server-secret');

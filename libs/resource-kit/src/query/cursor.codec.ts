@@ -3,7 +3,7 @@ import { invalidInput } from '../errors/kit.error';
 
 /**
  * Opaque, tamper-evident cursors: the last row's order keys, bound to the query they were
- * issued for (`binding`: the canonical filter and order), signed with the server's secret.
+ * issued for (`binding`: the collection, the caller, the canonical filter and order), signed with the server's secret.
  */
 export class CursorCodec {
   constructor(private readonly secret: string) {}
@@ -23,7 +23,9 @@ export class CursorCodec {
       b: string;
     };
     if (decoded.b !== binding) {
-      throw invalidInput(['cursor belongs to another filter or order; start again without it']);
+      throw invalidInput([
+        'cursor belongs to another collection, caller, filter or order; start again without it',
+      ]);
     }
     return decoded.k;
   }

@@ -8,9 +8,12 @@ export type QueryableMember = Pick<
 
 const ID: QueryableMember = { name: 'id', property: 'id', type: 'string', nullable: false };
 
-/** Whether filters and orders may name this attribute: it has a column and is readable. */
+/**
+ * Whether filters and orders may name this attribute: it has a column and is always readable.
+ * An on-create output (a secret shown once) is not: gt and lt would read it out (SPEC 1.12).
+ */
 export function isQueryable(attribute: AttributeDefinition): boolean {
-  return attribute.stored && attribute.output !== 'never';
+  return attribute.stored && attribute.output === 'always';
 }
 
 /** Looks a member up for filter[...] and order; explains why when it cannot be used. */
@@ -26,6 +29,11 @@ export function queryableMember(
   if (attribute.output === 'never') return { problem: `${name} is write-only` };
   if (!attribute.stored)
     return { problem: `${name} is not stored, so it cannot be filtered or ordered` };
+  if (attribute.output === 'on-create') {
+    return {
+      problem: `${name} is shown only when it is created, so it cannot be filtered or ordered`,
+    };
+  }
   return { member: attribute };
 }
 

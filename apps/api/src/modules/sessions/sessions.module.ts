@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ResourceModule, SESSION_VERIFIER } from '@app/resource-kit';
-import { LoginThrottle } from './login-throttle';
+import { AccountsModule } from '../../accounts/accounts.module';
 import { Session } from './session.entity';
 import { SessionsService } from './sessions.service';
 
@@ -8,7 +8,8 @@ import { SessionsService } from './sessions.service';
   imports: [
     ResourceModule.forFeature(Session, {
       service: SessionsService,
-      providers: [LoginThrottle, { provide: SESSION_VERIFIER, useExisting: SessionsService }],
+      imports: [AccountsModule],
+      providers: [{ provide: SESSION_VERIFIER, useExisting: SessionsService }],
     }),
   ],
 })

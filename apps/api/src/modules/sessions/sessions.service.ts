@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import {
   KitError,
+  RequestContext,
+  ResourceInput,
   ResourceService,
   SessionVerifier,
   TokenIssuer,
-  WriteContext,
 } from '@app/resource-kit';
-import { DUMMY_HASH_PROMISE, verifyPassword } from '../users/password';
+import { EntityManager, Not } from 'typeorm';
+import { PasswordHasher } from '../../accounts/password.hasher';
 import { User } from '../users/user.entity';
-import { LoginThrottle } from './login-throttle';
+import { LoginThrottle } from '../../accounts/login.throttle';
 import { Session } from './session.entity';
 
 const WRONG_CREDENTIALS = new KitError('unauthenticated', ['wrong email or password'], {
@@ -21,29 +23,51 @@ export class SessionsService extends ResourceService<Session> implements Session
   constructor(
     private readonly tokens: TokenIssuer,
     private readonly throttle: LoginThrottle,
+    private readonly passwords: PasswordHasher,
   ) {
     super();
   }
 
-  protected override async beforeCreate(
-    session: Session,
-    { manager, clientAddress }: WriteContext,
-  ): Promise<void> {
-    const email = session.email!;
-    await this.throttle.assertAllowed(email, clientAddress);
-    const user = await manager.getRepository(User).findOneBy({ emailKey: email.toLowerCase() });
-    // The same work whether or not the email is known, so timing does not tell.
-    const valid = await verifyPassword(
-      session.password!,
-      user?.passwordHash ?? (await DUMMY_HASH_PROMISE),
+  // The throttle and the password check, outside any transaction; a repeated Idempotency-Key
+  // passes them too before its answer is given again (SPEC 1.12).
+  protected override async prepareCreate(
+    input: ResourceInput,
+    { clientAddress }: RequestContext,
+  ): Promise<Partial<Session>> {
+    const email = input.get('email') as string;
+    await this.throttle.attempt(email, clientAddress);
+    const users = this.dataSource.getRepository(User);
+    const user = await users.findOneBy({ emailKey: email.toLowerCase() });
+    const { valid, outdated } = await this.passwords.verify(
+      input.get('password') as string,
+      user?.passwordHash,
     );
     if (!user || !valid) {
-      await this.throttle.recordFailure(email, clientAddress, user?.id);
+      this.throttle.failed(email, clientAddress, user?.id);
       throw WRONG_CREDENTIALS;
     }
-    await this.throttle.recordSuccess(email);
-    const { token, expiresAt } = this.tokens.issue(user.id, session.id, session.createdAt);
-    Object.assign(session, { userId: user.id, token, expiresAt });
+    await this.throttle.succeeded(email, clientAddress);
+    if (outdated) await this.upgradeHash(user, input.get('password') as string);
+    return { userId: user.id };
+  }
+
+  protected override beforeCreate(session: Session): void {
+    Object.assign(session, this.tokens.issue(session.userId, session.id, session.createdAt));
+  }
+
+  // The stored answer has no token: the same one is signed again (same claims, same expiry).
+  protected override replayCreate(data: Record<string, unknown>): Record<string, unknown> {
+    const issuedAt = new Date(data.created_at as string);
+    const { token } = this.tokens.issue(data.user_id as string, data.id as string, issuedAt);
+    return { ...data, token };
+  }
+
+  /**
+   * Ends the user's sessions but `keep` (the one that changed the password), in the write's
+   * transaction. Their stored log-in answers need the old credentials to be replayed.
+   */
+  async endSessionsOf(manager: EntityManager, userId: string, keep?: string): Promise<void> {
+    await manager.delete(Session, { userId, ...(keep && { id: Not(keep) }) });
   }
 
   // Asked on every JWT request: the session as its user sees it, then that user's current
@@ -54,5 +78,13 @@ export class SessionsService extends ResourceService<Session> implements Session
     if (!session || session.expiresAt.getTime() <= Date.now()) return undefined;
     const user = await this.registry.serviceOf(User).find(userId, asTheUser);
     return user ? { role: (user as User).role } : undefined;
+  }
+
+  // A hash made with weaker parameters is rewritten at today's, unless it changed meanwhile.
+  private async upgradeHash(user: User, password: string): Promise<void> {
+    const passwordHash = await this.passwords.hash(password);
+    await this.dataSource
+      .getRepository(User)
+      .update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash });
   }
 }

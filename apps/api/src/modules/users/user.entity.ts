@@ -64,6 +64,18 @@ export class User extends ResourceEntity {
   })
   password?: string;
 
+  @Attribute({
+    type: 'string',
+    maxLength: 128,
+    writable: 'patch',
+    output: 'never',
+    column: false,
+    description:
+      'The password the user has now: required (and checked) to change one\u2019s own password or email, which ends every other session (write-only)',
+  })
+  currentPassword?: string;
+
+  // The static accounts of STATIC_TOKENS have none ('!'): they log in with their token only.
   @Column({ name: 'password_hash', type: 'varchar', length: 200 })
   passwordHash!: string;
 
