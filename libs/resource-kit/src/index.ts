@@ -20,7 +20,9 @@ export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 
 export { ResourceService } from './controller/resource.service';
 export { ResourceRegistry } from './controller/resource-registry';
-export { resourceRouteOf } from './controller/resource.router';
+export { resourceRouteOf } from './controller/resource.guard';
+export { ResourceController } from './controller/resource.controller';
+export type { ResourceRoutes } from './controller/resource.controller';
 export type { RequestContext, WriteContext } from './controller/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';

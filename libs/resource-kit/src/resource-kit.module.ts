@@ -1,5 +1,5 @@
-import { DynamicModule, Global, Module, NestModule, OnModuleInit } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, HttpAdapterHost } from '@nestjs/core';
+import { DynamicModule, Global, Module, OnModuleInit } from '@nestjs/common';
+import { APP_FILTER, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { Authenticator } from './auth/authenticator';
@@ -10,11 +10,11 @@ import { StaticTokenStrategy } from './auth/static-token.strategy';
 import { TokenIssuer } from './auth/token.issuer';
 import { ResourceRegistry } from './controller/resource-registry';
 import { ResourceHandlers } from './controller/resource.handlers';
-import { ResourceRouter } from './controller/resource.router';
+import { ResourceGuard } from './controller/resource.guard';
+import { ResourceRoutesCheck } from './controller/resource-routes.check';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { KitExceptionFilter } from './http/exception.filter';
 import { JsonBodyReader } from './http/json-body.reader';
 import { HealthController } from './operations/health.controller';
@@ -48,22 +48,20 @@ function derivedKey(purpose: string, secret: string): string {
 
 /**
  * The kit's global machinery, registered once in the root module so that test apps behave
- * exactly like production: the resource router (paths, 405s, access, bodies, answers), and
- * the exception filter and envelope of the operations endpoints.
+ * exactly like production: what the resource controllers use (their guard, handlers, the
+ * persistence), the check that no route takes a resource's paths, the exception filter of
+ * every route, and the operations endpoints.
  */
 @Global()
 @Module({})
-export class ResourceKitModule implements NestModule, OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    private readonly router: ResourceRouter,
-  ) {}
+export class ResourceKitModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
     const resolved = resolveKitOptions(options);
     return {
       module: ResourceKitModule,
-      imports: [TypeOrmModule.forFeature([IdempotencyKey])],
+      imports: [TypeOrmModule.forFeature([IdempotencyKey]), DiscoveryModule],
       controllers: [HealthController, OpenApiController],
       providers: [
         { provide: RESOURCE_KIT_OPTIONS, useValue: resolved },
@@ -79,8 +77,9 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         IdempotencyGate,
         ResourceRegistry,
         OpenApiService,
-        ResourceRouter,
+        ResourceGuard,
         ResourceHandlers,
+        ResourceRoutesCheck,
         TransactionRunner,
         JsonBodyReader,
         UnroutedResponder,
@@ -91,11 +90,12 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
         JwtStrategy,
         TokenIssuer,
         Authenticator,
-        // The operations endpoints answer `{data}` too; resources are enveloped by the router.
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
       exports: [
         RESOURCE_KIT_OPTIONS,
+        ResourceGuard,
+        ResourceHandlers,
+        Authenticator,
         CURSOR_CODEC,
         ResourceRegistry,
         OpenApiService,
@@ -113,12 +113,5 @@ export class ResourceKitModule implements NestModule, OnModuleInit {
       set?(name: string, value: unknown): void;
     }>();
     express?.set?.('etag', false);
-  }
-
-  // Resources are served before Nest's own routes, which keep the operations endpoints.
-  // Not through the MiddlewareConsumer: it mounts middleware on a path, and Express then
-  // rewrites the request's url for everything after it (the request log reads it).
-  configure(): void {
-    this.adapterHost.httpAdapter?.use(this.router.handle);
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ResourceController, type ResourceRoutes } from './controller/resource.controller';
 import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
 import type { EntityClass } from './metadata/definition';
 import { readResourceDefinition } from './metadata/definition.reader';
@@ -12,9 +13,14 @@ export interface ResourceFeature {
   providers?: Provider[];
   /** Modules whose exported providers the service depends on. */
   imports?: ModuleMetadata['imports'];
+  /**
+   * The resource's controller: a class extending `ResourceController(entity)`, with guards,
+   * interceptors, filters or metadata of its own. By default, the base controller itself.
+   */
+  controller?: Type<ResourceRoutes>;
 }
 
-/** Puts one declared resource on the wire: its service registers with the kit's router. */
+/** Puts one declared resource on the wire: its controller on Nest's router, its service. */
 @Module({})
 export class ResourceModule {
   /**
@@ -27,6 +33,7 @@ export class ResourceModule {
     return {
       module: ResourceModule,
       imports: [TypeOrmModule.forFeature([entity as Type]), ...(feature.imports ?? [])],
+      controllers: [feature.controller ?? ResourceController(entity)],
       providers: [
         service,
         ...(feature.providers ?? []),

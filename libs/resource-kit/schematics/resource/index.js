@@ -16,8 +16,8 @@ const { resourceNames } = require('./names');
 const { parseToOne } = require('./to-one');
 
 /**
- * `nest g -c @app/resource-kit-schematics resource reviews`: the declaration and module of a
- * resource in the app's modules folder, its registration in the app module, and its
+ * `nest g -c @app/resource-kit-schematics resource reviews`: the declaration, controller and
+ * module of a resource in the app's modules folder, its registration in the app module, and its
  * end-to-end spec, formatted as the project formats code.
  */
 function resource(options) {
@@ -36,10 +36,11 @@ function resource(options) {
       literal: (value) => JSON.stringify(value),
     };
     const written = [
+      `${options.sourceRoot}/app.module.ts`,
       `${folder}/${names.entityFile}.entity.ts`,
+      `${folder}/${names.folder}.controller.ts`,
       `${folder}/${names.folder}.module.ts`,
       `${options.testRoot}/${names.folder}.e2e-spec.ts`,
-      `${options.sourceRoot}/app.module.ts`,
     ];
     return chain([
       mergeWith(templates('module', folder, model)),
@@ -47,7 +48,7 @@ function resource(options) {
       (next) =>
         registerModule(
           next,
-          written[3],
+          written[0],
           names.moduleClass,
           `./modules/${names.folder}/${names.folder}.module`,
         ),

@@ -11,6 +11,7 @@ function resourceNames(name) {
     entityClass: strings.classify(singular),
     entityFile: strings.dasherize(singular),
     moduleClass: `${strings.classify(type)}Module`,
+    controllerClass: `${strings.classify(type)}Controller`,
     singularWords: singular.replace(/_/g, ' '),
   };
 }

@@ -56,9 +56,21 @@ describe('the resource schematic', () => {
     );
     expect(tree.files).toEqual(
       expect.arrayContaining([
+        '/apps/api/src/modules/reviews/reviews.controller.ts',
         '/apps/api/src/modules/reviews/reviews.module.ts',
         '/test/reviews.e2e-spec.ts',
       ]),
+    );
+  });
+
+  it('writes the resource\u2019s controller, on the kit\u2019s base controller, and registers it', async () => {
+    const tree = await generate({});
+    const folder = 'apps/api/src/modules/reviews';
+    expect(tree.readText(`${folder}/reviews.controller.ts`)).toContain(
+      'export class ReviewsController extends ResourceController(Review) {}',
+    );
+    expect(tree.readText(`${folder}/reviews.module.ts`)).toContain(
+      'ResourceModule.forFeature(Review, { controller: ReviewsController })',
     );
   });
 

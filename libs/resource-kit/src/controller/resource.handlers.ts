@@ -4,7 +4,7 @@ import { assertPermitted } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import { notFound } from '../errors/kit.error';
-import type { Answer } from '../http/answer';
+import { writeAnswer, type Answer } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
 import { envelope } from '../serialization/envelope';
 import { JsonBodyReader } from '../http/json-body.reader';
@@ -20,19 +20,7 @@ import type { PathShape } from './operation';
 import type { RequestContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { queryStringOf } from './resource-path.parser';
-import type { ResourceService } from './resource.service';
-
-/** One resource request on its way to an answer. */
-export interface ResourceCall {
-  readonly service: ResourceService;
-  readonly request: Request;
-  readonly response: Response;
-  readonly caller?: Caller;
-}
-
-export interface ItemCall extends ResourceCall {
-  readonly id: string;
-}
+import type { ResourceCall } from './resource.guard';
 
 /**
  * The operations of SPEC 1.1, each from a request to its answer: queries and bodies are
@@ -47,16 +35,39 @@ export class ResourceHandlers {
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
 
-  async list({ service, request, caller }: ResourceCall): Promise<Answer> {
+  /** Runs the call's operation and writes its answer. */
+  async answer(call: ResourceCall, request: Request, response: Response): Promise<void> {
+    writeAnswer(request, response, await this.run(call, request, response));
+  }
+
+  private run(call: ResourceCall, request: Request, response: Response): Promise<Answer> {
+    if (call.path.relationship !== undefined) {
+      return this.related(call, request, response, call.path.relationship);
+    }
+    switch (call.operation) {
+      case 'list':
+        return this.list(call, request);
+      case 'create':
+        return this.create(call, request, response);
+      case 'read':
+        return this.read(call, request);
+      case 'update':
+        return this.update(call, request, response);
+      case 'delete':
+        return this.remove(call, request);
+    }
+  }
+
+  private async list({ service, caller }: ResourceCall, request: Request): Promise<Answer> {
     const { definition } = service;
     const query = this.query(request, 'collection', definition);
     const page = await service.list(query, contextOf(request, caller));
     return this.ok(ResourceResponse.collection(definition, page.entities, page.cursor));
   }
 
-  async read({ service, request, caller, id }: ItemCall): Promise<Answer> {
+  private async read({ service, caller, id }: ResourceCall, request: Request): Promise<Answer> {
     const { filters } = this.query(request, 'item', service.definition);
-    const entity = await service.read(id, contextOf(request, caller), filters);
+    const entity = await service.read(id!, contextOf(request, caller), filters);
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
 
@@ -66,7 +77,11 @@ export class ResourceHandlers {
    * original; references are checked after, since a repeat must not be judged against today's
    * data (the checked-out cart items are gone).
    */
-  async create({ service, request, response, caller }: ResourceCall): Promise<Answer> {
+  private async create(
+    { service, caller }: ResourceCall,
+    request: Request,
+    response: Response,
+  ): Promise<Answer> {
     // A deprecated creation says so in every answer it gives (SPEC 1.9).
     response.set(deprecationHeadersOf(service.definition));
     const bodyProblem = await this.body.read(request, response);
@@ -85,18 +100,22 @@ export class ResourceHandlers {
       : this.idempotency.once(request, create, (data) => service.replay(data, context));
   }
 
-  async update({ service, request, response, caller, id }: ItemCall): Promise<Answer> {
+  private async update(
+    { service, caller, id }: ResourceCall,
+    request: Request,
+    response: Response,
+  ): Promise<Answer> {
     const bodyProblem = await this.body.read(request, response);
     if (bodyProblem) throw bodyProblem;
     const context = contextOf(request, caller);
     const input = parseInput(request.body, service.definition, 'patch', id);
     await assertReferencesVisible(service.definition, input, context, this.registry);
-    const entity = await service.update(id, input, context);
+    const entity = await service.update(id!, input, context);
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
 
-  async remove({ service, request, caller, id }: ItemCall): Promise<Answer> {
-    const entity = await service.remove(id, contextOf(request, caller));
+  private async remove({ service, caller, id }: ResourceCall, request: Request): Promise<Answer> {
+    const entity = await service.remove(id!, contextOf(request, caller));
     return this.ok(ResourceResponse.single(service.definition, entity));
   }
 
@@ -104,14 +123,18 @@ export class ResourceHandlers {
    * GET /type/{id}/{relationship}: the owner must be visible, and the caller allowed to read
    * (to-one) or list (to-many) the related resources themselves.
    */
-  async related(call: ItemCall & { relationship: string }): Promise<Answer> {
-    const { service, request, response, caller, id, relationship } = call;
+  private async related(
+    { service, caller, id }: ResourceCall,
+    request: Request,
+    response: Response,
+    relationship: string,
+  ): Promise<Answer> {
     const { definition } = service;
     const toOne = definition.toOne.get(relationship);
     const toMany = definition.toMany.get(relationship);
     if (!toOne && !toMany) throw notFound(`${definition.type} has no relationship ${relationship}`);
     const context = contextOf(request, caller);
-    const owner = (await service.read(id, context)) as unknown as Record<string, unknown>;
+    const owner = (await service.read(id!, context)) as unknown as Record<string, unknown>;
     const related = this.registry.serviceOf((toOne?.reference ?? toMany)!.target());
     const operation = toOne ? 'read' : 'list';
     assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
@@ -124,7 +147,7 @@ export class ResourceHandlers {
       return this.ok(ResourceResponse.single(related.definition, entity));
     }
     const query = this.query(request, 'relationship', related.definition);
-    const page = await related.list(query, context, { property: toMany!.inverse, id });
+    const page = await related.list(query, context, { property: toMany!.inverse, id: id! });
     return this.ok(ResourceResponse.collection(related.definition, page.entities, page.cursor));
   }
 

@@ -12,6 +12,8 @@ const RAW_ANSWER_HEADERS =
   "Content-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n" +
   'X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n';
 
+type HttpError = Error & { status?: number };
+
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   431: 'Request Header Fields Too Large',
@@ -37,8 +39,15 @@ export class UnroutedResponder implements OnApplicationBootstrap {
       this.answer(error, socket),
     );
     // Bootstrap hooks run after Nest has registered its routes: this handler comes last.
-    adapter.getInstance<Express>().use((_request: unknown, response: Response) => {
+    const express = adapter.getInstance<Express>();
+    express.use((_request: unknown, response: Response) => {
       response.status(404).json({ [this.options.errorKey]: ['no such path'] });
+    });
+    // Express's own failures before any route runs: a path parameter that is not UTF-8.
+    express.use((error: HttpError, _request: unknown, response: Response, _next: unknown) => {
+      const status = error.status !== undefined && error.status < 500 ? error.status : 500;
+      const message = status < 500 ? error.message : 'internal server error';
+      response.status(status).json({ [this.options.errorKey]: [message] });
     });
   }
 

@@ -1,9 +1,11 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, UseInterceptors } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { KitError } from '../errors/kit.error';
+import { EnvelopeInterceptor } from '../http/envelope.interceptor';
 
 /** Liveness and readiness probes for load balancers and orchestrators, outside the base path. */
 @Controller()
+@UseInterceptors(EnvelopeInterceptor)
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
