@@ -1,7 +1,9 @@
-// npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1]: see docs/performance.md.
+// npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1] [-- --against DIR]: see
+// docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { measureAgainst } from './against';
 import { BENCH } from './bench.config';
 import {
   connect,
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
     byProcesses: await measureBoth(options),
     outputValidation: await measureOutputValidation(options),
     soak: options.soak ? await soak(options) : undefined,
+    against: options.against ? await measureAgainst(options) : undefined,
   };
   run.machine = `${machineBefore}; load average after: ${loadAverage()}`;
   const report = renderReport(run);

@@ -1,3 +1,4 @@
+import type { AgainstResults } from './against';
 import type { BenchOptions } from './options';
 import { Measurement, SCENARIOS, ScenarioName, ServerResults } from './scenarios';
 import type { ServerKind } from './servers';
@@ -12,6 +13,7 @@ export interface RunResults {
   /** S1 with output validation on and off, or 'n/a' while the service ignores the switch. */
   outputValidation: { on: Measurement; off: Measurement } | 'n/a';
   soak?: LoadResult & { rssStartMiB: number; rssEndMiB: number };
+  against?: AgainstResults;
 }
 
 const RSS_LIMIT_MIB = 250;
@@ -42,6 +44,7 @@ export function renderReport(run: RunResults): string {
     table(run, 2),
     '',
     ...soakLines(run),
+    ...againstLines(run),
     '### Targets',
     '',
     '| target | measured | |',
@@ -120,6 +123,36 @@ function soakLines(run: RunResults): string[] {
     `### Soak (service, one process, ${options.soakSeconds} s, 50 clients: product and cart reads, cart items created and deleted, checkouts)`,
     '',
     `${Math.round(soak.requestsPerSecond)} req/s, p50 ${fixed(soak.p50Ms)} ms, p99 ${fixed(soak.p99Ms)} ms, ${soak.errors} errors, RSS ${fixed(soak.rssStartMiB, 0)} → ${fixed(soak.rssEndMiB, 0)} MiB`,
+    '',
+  ];
+}
+
+function againstLines(run: RunResults): string[] {
+  if (!run.against) return [];
+  const { root, current, previous } = run.against;
+  const rows = SCENARIOS.map(({ name, title }) => {
+    const [now, before] = [current[name], previous[name]];
+    const cpuChange =
+      now && before ? now.cpuMicrosPerRequest / before.cpuMicrosPerRequest - 1 : undefined;
+    const cells = [
+      `${name} ${title}`,
+      rate(now),
+      rate(before),
+      ratio(now, before),
+      fixed(now?.cpuMicrosPerRequest, 0),
+      fixed(before?.cpuMicrosPerRequest, 0),
+      cpuChange === undefined
+        ? '—'
+        : `${cpuChange >= 0 ? '+' : ''}${(cpuChange * 100).toFixed(1)}%`,
+    ];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [
+    `### Against the build in ${root} (one process each, measured alternately)`,
+    '',
+    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request |',
+    '| --- ' + '| ---: '.repeat(6) + '|',
+    ...rows,
     '',
   ];
 }

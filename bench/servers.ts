@@ -25,6 +25,8 @@ export interface ServerOptions {
   processes: 1 | 2;
   extraEnv?: NodeJS.ProcessEnv;
   nodeArgs?: string[];
+  /** The checkout whose build runs (default: this one). */
+  root?: string;
 }
 
 /** One server under test: a process, or a node:cluster primary with its workers. */
@@ -38,12 +40,13 @@ export class RunningServer {
   static async start(options: ServerOptions, label: string): Promise<RunningServer> {
     const logFile = join(BENCH.workDir, `${label}.log`);
     const log = openSync(logFile, 'w');
-    const entry = join(BENCH.root, ENTRIES[options.kind]);
+    const root = options.root ?? BENCH.root;
+    const entry = join(root, ENTRIES[options.kind]);
     const script =
       options.processes === 2 ? [join(__dirname, 'cluster.launcher.js'), entry] : [entry];
     const nodeArgs = [...PRODUCTION_NODE_ARGS[options.kind], ...(options.nodeArgs ?? [])];
     const child = spawn(process.execPath, [...nodeArgs, ...script], {
-      cwd: BENCH.root,
+      cwd: root,
       env: { ...serverEnvironment(options.port), ...options.extraEnv },
       stdio: ['ignore', log, log],
     });

@@ -5,6 +5,7 @@ import {
   ExecutionContext,
   ForbiddenException,
   Get,
+  Inject,
   Injectable,
   MiddlewareConsumer,
   Module,
@@ -13,7 +14,16 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { ResourceController } from '@app/resource-kit';
+import {
+  Attribute,
+  Resource,
+  ResourceController,
+  ResourceEntity,
+  ResourceModule,
+  ResourceService,
+} from '@app/resource-kit';
+import { ClsModule, ClsService, CLS_REQ } from 'nestjs-cls';
+import { BeforeInsert } from 'typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import type { Observable } from 'rxjs';
 import request from 'supertest';
@@ -60,6 +70,29 @@ class FreezeGuard implements CanActivate {
 @UseGuards(FreezeGuard)
 class GadgetsController extends ResourceController(Gadget) {}
 
+/** A hook that reads the request through nestjs-cls, the documented request context. */
+@Injectable()
+class GadgetsService extends ResourceService<Gadget> {
+  @Inject(ClsService) private readonly cls!: ClsService;
+
+  protected override beforeCreate(gadget: Gadget): void {
+    const tenant = this.cls.get<Request>(CLS_REQ).headers['x-tenant'];
+    if (typeof tenant === 'string') gadget.label = `${gadget.label} (${tenant})`;
+  }
+}
+
+/** A TypeORM listener the kit's own writes would never call. */
+@Resource({ type: 'stamps', access: { list: 'public', create: 'public' } })
+class Stamp extends ResourceEntity {
+  @Attribute({ type: 'string', maxLength: 20 })
+  text!: string;
+
+  @BeforeInsert()
+  stamp(): void {
+    this.text = 'stamped';
+  }
+}
+
 @Module({})
 class StampModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
@@ -80,12 +113,13 @@ describe('resources on Nest\u2019s router', () => {
     fixture = await startFixtureApp(
       {},
       {
-        imports: [StampModule],
+        imports: [ClsModule.forRoot({ global: true, middleware: { mount: true } }), StampModule],
         providers: [
           { provide: APP_GUARD, useClass: TenantGuard },
           { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
         ],
         gadgetsController: GadgetsController,
+        gadgetsService: GadgetsService,
       },
     );
     gadgetId = (
@@ -149,6 +183,15 @@ describe('resources on Nest\u2019s router', () => {
       .expect(201);
   });
 
+  it('lets a hook read a request header through nestjs-cls', async () => {
+    const created = await http()
+      .post('/gadgets')
+      .set('X-Tenant', 'acme')
+      .send({ data: { label: 'crate' } })
+      .expect(201);
+    expect(created.body.data.label).toBe('crate (acme)');
+  });
+
   it('runs MiddlewareConsumer middleware for resource paths', async () => {
     for (const path of ['/widgets', `/gadgets/${gadgetId}`, `/gadgets/${gadgetId}/widgets`]) {
       const answer = await http().get(path).expect(200);
@@ -159,7 +202,7 @@ describe('resources on Nest\u2019s router', () => {
   });
 });
 
-describe('a route that would take a resource\u2019s path', () => {
+describe('what would bypass the kit stops the start', () => {
   @Controller('gadgets')
   class FeaturedGadgetsController {
     @Get('featured')
@@ -175,6 +218,14 @@ describe('a route that would take a resource\u2019s path', () => {
       return 'page';
     }
   }
+
+  it('stops the start when a resource entity has a TypeORM listener, naming the hook to use', async () => {
+    @Module({ imports: [ResourceModule.forFeature(Stamp)] })
+    class StampsModule {}
+    await expect(startFixtureApp({}, { imports: [StampsModule] })).rejects.toThrow(
+      'Stamp.stamp is a TypeORM @BeforeInsert listener: use the resource service\u2019s hooks (beforeCreate, beforeUpdate, beforeDelete, afterWrite)',
+    );
+  });
 
   it.each([
     [

@@ -18,6 +18,7 @@ import { revisionOf } from './history.writer';
 import { assertTransition } from './transitions';
 import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
+import { unsupportedTypeOrmFeatures } from '../persistence/typeorm-features';
 import { assertIfMatch } from '../conditional/precondition';
 import { envelope } from '../serialization/envelope';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
@@ -43,6 +44,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   private compiledTable?: ResourceTable<T>;
 
   onModuleInit(): void {
+    const problems = unsupportedTypeOrmFeatures(this.dataSource, this.definition);
+    if (problems.length > 0) {
+      throw new Error(
+        `The kit writes ${this.definition.type} itself, so these would never run:\n  - ${problems.join('\n  - ')}`,
+      );
+    }
     this.registry.register(this);
   }
 

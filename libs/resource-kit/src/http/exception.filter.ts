@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { KitError } from '../errors/kit.error';
+import { writeFailure } from './answer';
 import { STATUS_OF } from '../errors/status';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { databaseFailure } from '../persistence/database-errors';
@@ -32,11 +33,7 @@ export class KitExceptionFilter implements ExceptionFilter {
     const failure = describeFailure(exception);
     if (failure.status >= 500)
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    if (response.headersSent) return;
-    response
-      .status(failure.status)
-      .set(failure.headers ?? {})
-      .json({ [this.options.errorKey]: failure.messages });
+    writeFailure(response, failure, this.options.errorKey);
   }
 }
 

@@ -4,6 +4,7 @@ import type { Express, Response } from 'express';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
+import { writeFailure } from './answer';
 
 // No framework middleware runs for these answers: the headers every JSON error deserves
 // (no sniffing, no framing, nothing loaded, no referrer) are written here.
@@ -41,13 +42,15 @@ export class UnroutedResponder implements OnApplicationBootstrap {
     // Bootstrap hooks run after Nest has registered its routes: this handler comes last.
     const express = adapter.getInstance<Express>();
     express.use((_request: unknown, response: Response) => {
-      response.status(404).json({ [this.options.errorKey]: ['no such path'] });
+      writeFailure(response, { status: 404, messages: ['no such path'] }, this.options.errorKey);
     });
     // Express's own failures before any route runs: a path parameter that is not UTF-8.
     express.use((error: HttpError, _request: unknown, response: Response, _next: unknown) => {
-      const status = error.status !== undefined && error.status < 500 ? error.status : 500;
-      const message = status < 500 ? error.message : 'internal server error';
-      response.status(status).json({ [this.options.errorKey]: [message] });
+      const failure =
+        error.status !== undefined && error.status < 500
+          ? { status: error.status, messages: [error.message] }
+          : { status: 500, messages: ['internal server error'] };
+      writeFailure(response, failure, this.options.errorKey);
     });
   }
 
