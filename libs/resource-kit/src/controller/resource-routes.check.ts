@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { RESOURCE_ROUTE } from '../metadata/keys';
 import { ResourceRegistry } from './resource-registry';
 
@@ -24,6 +24,7 @@ export class ResourceRoutesCheck implements OnApplicationBootstrap {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
     private readonly registry: ResourceRegistry,
   ) {}
 
@@ -50,16 +51,16 @@ export class ResourceRoutesCheck implements OnApplicationBootstrap {
   private routes(): Route[] {
     return this.discovery.getControllers().flatMap(({ metatype }) => {
       if (!metatype) return [];
-      const prefixes = asList(
-        Reflect.getMetadata(PATH_METADATA, metatype) as string | string[] | undefined,
-      );
+      const read = <T>(key: string | symbol, target: object) =>
+        this.reflector.get<T | undefined>(key, target as () => void);
+      const prefixes = asList(read<string | string[]>(PATH_METADATA, metatype));
       const prototype = metatype.prototype as Record<string, object>;
       return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
         const handler = prototype[name];
-        const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+        const paths = read<string | string[]>(PATH_METADATA, handler);
         if (paths === undefined) return [];
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-        const resource = Reflect.getMetadata(RESOURCE_ROUTE, handler) as string | undefined;
+        const method = RequestMethod[read<number>(METHOD_METADATA, handler)!];
+        const resource = read<string>(RESOURCE_ROUTE, handler);
         return prefixes.flatMap((prefix) =>
           asList(paths).map((path) => ({
             controller: metatype.name,
