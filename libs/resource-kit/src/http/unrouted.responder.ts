@@ -13,8 +13,6 @@ const RAW_ANSWER_HEADERS =
   "Content-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n" +
   'X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n';
 
-type HttpError = Error & { status?: number };
-
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   431: 'Request Header Fields Too Large',
@@ -40,17 +38,8 @@ export class UnroutedResponder implements OnApplicationBootstrap {
       this.answer(error, socket),
     );
     // Bootstrap hooks run after Nest has registered its routes: this handler comes last.
-    const express = adapter.getInstance<Express>();
-    express.use((_request: unknown, response: Response) => {
+    adapter.getInstance<Express>().use((_request: unknown, response: Response) => {
       writeFailure(response, { status: 404, messages: ['no such path'] }, this.options.errorKey);
-    });
-    // Express's own failures before any route runs: a path parameter that is not UTF-8.
-    express.use((error: HttpError, _request: unknown, response: Response, _next: unknown) => {
-      const failure =
-        error.status !== undefined && error.status < 500
-          ? { status: error.status, messages: [error.message] }
-          : { status: 500, messages: ['internal server error'] };
-      writeFailure(response, failure, this.options.errorKey);
     });
   }
 
