@@ -1,6 +1,14 @@
 import { resolve } from 'node:path';
 import type { BenchOptions } from './options';
-import { measure, portOf, SCENARIOS, ServerResults, VARIANT_PORT } from './scenarios';
+import {
+  measure,
+  Measurement,
+  portOf,
+  scenariosOf,
+  ScenarioName,
+  ServerResults,
+  VARIANT_PORT,
+} from './scenarios';
 import { RunningServer } from './servers';
 
 export interface AgainstResults {
@@ -8,11 +16,17 @@ export interface AgainstResults {
   root: string;
   current: ServerResults;
   previous: ServerResults;
+  /** Alternating rounds measured; each figure is the round with the median CPU per request. */
+  rounds: number;
+  /** Per scenario, the median over rounds of this CPU per request over that one's, minus 1. */
+  cpuChange: Partial<Record<ScenarioName, number>>;
 }
 
 /**
  * `--against DIR`: this build's service and the one built in DIR, side by side, one process
  * each, every scenario on one right after the other (a change measured against its base).
+ * `--rounds N` repeats that N times and reports the median round of each side and the median
+ * change within a round, since one round on a shared machine swings by tens of percent.
  */
 export async function measureAgainst(options: BenchOptions): Promise<AgainstResults> {
   const root = resolve(options.against!);
@@ -20,17 +34,41 @@ export async function measureAgainst(options: BenchOptions): Promise<AgainstResu
     RunningServer.start({ kind: 'service', port: portOf('service'), processes: 1 }, 'current'),
     RunningServer.start({ kind: 'service', port: VARIANT_PORT, processes: 1, root }, 'previous'),
   ]);
-  const results: AgainstResults = { root, current: {}, previous: {} };
+  const rounds = options.rounds ?? 1;
+  const results: AgainstResults = { root, current: {}, previous: {}, rounds, cpuChange: {} };
   try {
-    process.stdout.write('against:');
-    for (const { name } of SCENARIOS) {
-      process.stdout.write(` ${name}`);
-      results.current[name] = await measure(current, name, options);
-      results.previous[name] = await measure(previous, name, options);
+    for (const { name } of scenariosOf(options)) {
+      process.stdout.write(`against, ${name}:`);
+      const [now, before]: Measurement[][] = [[], []];
+      for (let round = 1; round <= rounds; round++) {
+        process.stdout.write(` ${round}`);
+        // Each side goes first every other round: the first of a pair may find the caches
+        // warmer or the machine quieter.
+        if (round % 2) {
+          now.push(await measure(current, name, options));
+          before.push(await measure(previous, name, options));
+        } else {
+          before.push(await measure(previous, name, options));
+          now.push(await measure(current, name, options));
+        }
+      }
+      const list = (side: Measurement[]) => side.map((m) => cpu(m).toFixed(0)).join(' ');
+      process.stdout.write(`\n  µs/request, this: ${list(now)}; that: ${list(before)}\n`);
+      results.current[name] = median(now, cpu);
+      results.previous[name] = median(before, cpu);
+      // The two of a round ran seconds apart: their ratio moves less than either figure.
+      const changes = now.map((m, round) => cpu(m) / cpu(before[round]) - 1);
+      results.cpuChange[name] = median(changes, (change) => change);
     }
-    process.stdout.write('\n');
   } finally {
     await Promise.all([current.stop(), previous.stop()]);
   }
   return results;
+}
+
+const cpu = (measurement: Measurement) => measurement.cpuMicrosPerRequest;
+
+function median<T>(values: T[], by: (value: T) => number): T {
+  const sorted = [...values].sort((a, b) => by(a) - by(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }

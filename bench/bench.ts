@@ -16,7 +16,7 @@ import {
 import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
-import { renderReport, RunResults } from './report';
+import { renderComparison, renderReport, RunResults } from './report';
 import { DATA_FILE, measureAll, portOf, SERVER_KINDS } from './scenarios';
 import { RunningServer } from './servers';
 import { measureOutputValidation, soak } from './service-variants';
@@ -32,6 +32,10 @@ async function main(): Promise<void> {
   const fixtures = await prepare();
   if (options.profile) {
     console.log(await profileService(options.profile, options));
+    return;
+  }
+  if (options.against && options.rounds) {
+    await compareOnly(options);
     return;
   }
   const probes = await checkIdentity(fixtures);
@@ -100,6 +104,19 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+// `--against DIR --rounds N`: the comparison alone, for a change measured against its base.
+async function compareOnly(options: BenchOptions): Promise<void> {
+  const machine = await describeMachine();
+  const against = await measureAgainst(options);
+  const report = renderComparison(
+    options,
+    `${machine}; load average after: ${loadAverage()}`,
+    against,
+  );
+  writeFileSync(join(BENCH.workDir, 'report.md'), report);
+  console.log(`\n${report}`);
 }
 
 async function measureBoth(options: BenchOptions): Promise<RunResults['byProcesses']> {

@@ -1,4 +1,4 @@
-/** Command-line options of `npm run bench -- [--quick] [--soak|--no-soak] [--profile S1]`. */
+/** Command-line options of `npm run bench`: see docs/performance.md. */
 export interface BenchOptions {
   warmupSeconds: number;
   measureSeconds: number;
@@ -7,12 +7,18 @@ export interface BenchOptions {
   profile?: string;
   /** Another built checkout (`npm ci && npm run build` there) whose service runs beside this one. */
   against?: string;
+  /** With `against`: only that comparison, this many alternating rounds, medians reported. */
+  rounds?: number;
+  /** The scenarios to run (`--only S1,S2`); all when unset. */
+  only?: readonly string[];
 }
 
 export function parseOptions(args: readonly string[]): BenchOptions {
   const quick = args.includes('--quick');
   const profileAt = args.indexOf('--profile');
   const againstAt = args.indexOf('--against');
+  const roundsAt = args.indexOf('--rounds');
+  const onlyAt = args.indexOf('--only');
   return {
     warmupSeconds: quick ? 1 : 3,
     measureSeconds: quick ? 3 : 10,
@@ -21,5 +27,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     soak: args.includes('--soak') || (!quick && !args.includes('--no-soak')),
     profile: profileAt >= 0 ? (args[profileAt + 1] ?? 'S1') : undefined,
     against: againstAt >= 0 ? args[againstAt + 1] : undefined,
+    rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
+    only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
   };
 }

@@ -20,12 +20,8 @@ const RSS_LIMIT_MIB = 250;
 
 /** The run as Markdown: one table per process count, then every target with PASS or MISS. */
 export function renderReport(run: RunResults): string {
-  const { options } = run;
   return [
-    'Every figure compares servers measured in this same run: the machine is shared and',
-    'noisy, so compare ratios within one run only, never req/s across runs.',
-    `wrk, 50 keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
-    run.machine,
+    ...conditions(run.options, run.machine),
     '',
     '### One process',
     '',
@@ -44,7 +40,7 @@ export function renderReport(run: RunResults): string {
     table(run, 2),
     '',
     ...soakLines(run),
-    ...againstLines(run),
+    ...againstLines(run.against),
     '### Targets',
     '',
     '| target | measured | |',
@@ -127,13 +123,30 @@ function soakLines(run: RunResults): string[] {
   ];
 }
 
-function againstLines(run: RunResults): string[] {
-  if (!run.against) return [];
-  const { root, current, previous } = run.against;
+/** `--against DIR --rounds N`: the comparison alone. */
+export function renderComparison(
+  options: BenchOptions,
+  machine: string,
+  against: AgainstResults,
+): string {
+  return [...conditions(options, machine), '', ...againstLines(against)].join('\n');
+}
+
+function conditions(options: BenchOptions, machine: string): string[] {
+  return [
+    'Every figure compares servers measured in this same run: the machine is shared and',
+    'noisy, so compare ratios within one run only, never req/s across runs.',
+    `wrk, 50 keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    machine,
+  ];
+}
+
+function againstLines(against: AgainstResults | undefined): string[] {
+  if (!against) return [];
+  const { root, current, previous, rounds, cpuChange } = against;
   const rows = SCENARIOS.map(({ name, title }) => {
     const [now, before] = [current[name], previous[name]];
-    const cpuChange =
-      now && before ? now.cpuMicrosPerRequest / before.cpuMicrosPerRequest - 1 : undefined;
+    const change = cpuChange[name];
     const cells = [
       `${name} ${title}`,
       rate(now),
@@ -141,14 +154,12 @@ function againstLines(run: RunResults): string[] {
       ratio(now, before),
       fixed(now?.cpuMicrosPerRequest, 0),
       fixed(before?.cpuMicrosPerRequest, 0),
-      cpuChange === undefined
-        ? '—'
-        : `${cpuChange >= 0 ? '+' : ''}${(cpuChange * 100).toFixed(1)}%`,
+      change === undefined ? '—' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`,
     ];
     return `| ${cells.join(' | ')} |`;
   });
   return [
-    `### Against the build in ${root} (one process each, measured alternately)`,
+    `### Against the build in ${root} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
     '',
     '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request |',
     '| --- ' + '| ---: '.repeat(6) + '|',

@@ -17,6 +17,11 @@ export const SCENARIOS = [
 
 export type ScenarioName = (typeof SCENARIOS)[number]['name'];
 
+/** The scenarios this run measures: `--only S1,S2`, or all. */
+export function scenariosOf(options: BenchOptions): (typeof SCENARIOS)[number][] {
+  return SCENARIOS.filter(({ name }) => !options.only || options.only.includes(name));
+}
+
 export interface Measurement extends LoadResult {
   /** The largest resident memory of the server's processes after the scenario, MiB. */
   rssMiB: number;
@@ -52,7 +57,7 @@ export async function measureAll(
   );
   const results: Record<ServerKind, ServerResults> = { service: {}, nest: {}, raw: {} };
   try {
-    for (const { name } of SCENARIOS) {
+    for (const { name } of scenariosOf(options)) {
       process.stdout.write(` ${name}`);
       for (const server of servers) {
         results[server.options.kind][name] = await measure(server, name, options);

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Authenticator } from '../auth/authenticator';
+import { assertPermitted, Authenticator } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
 import { isPrivate, NO_STORE } from '../http/cache-control';
@@ -46,6 +46,7 @@ export function resourceCallOf(request: Request): ResourceCall {
 @Injectable()
 export class ResourceGuard implements CanActivate {
   private readonly prefix: string;
+  private readonly templates = new Map<string, Record<ResourcePath['shape'], string>>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -55,12 +56,12 @@ export class ResourceGuard implements CanActivate {
     this.prefix = options.basePath.endsWith('/') ? options.basePath.slice(0, -1) : options.basePath;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<ResourceRequest>();
     const path = parseResourcePath(request.url, this.prefix, this.isType);
     if (!path) throw notFound('no such path');
-    request[ROUTE] = this.templateOf(path);
+    request[ROUTE] = this.templatesOf(path.type)[path.shape];
     const service = this.registry.serviceOfType(path.type)!;
     const { definition } = service;
     const operation = operationOf(definition, path.shape, request.method);
@@ -68,17 +69,33 @@ export class ResourceGuard implements CanActivate {
     const response = http.getResponse<Response>();
     if (isPrivate(definition, operation)) response.set(NO_STORE);
     const level = definition.access.get(operation);
-    const caller = await this.authenticator.callerOf(request, response, level);
-    request[CALL] = { service, path, operation, id, caller };
-    return true;
+    const admit = (caller: Caller | undefined): true => {
+      request[CALL] = { service, path, operation, id, caller };
+      return true;
+    };
+    // Without a token the caller is known at once: no promise for Nest to wait on.
+    if (request.headers.authorization === undefined) {
+      assertPermitted(level, undefined);
+      return admit(undefined);
+    }
+    return this.authenticator.callerOf(request, response, level).then(admit);
   }
 
   private readonly isType = (segment: string): boolean =>
     this.registry.serviceOfType(segment) !== undefined;
 
-  private templateOf({ shape, type }: ResourcePath): string {
-    const collection = `${this.prefix}/${type}`;
-    if (shape === 'collection') return collection;
-    return shape === 'item' ? `${collection}/:id` : `${collection}/:id/:relationship`;
+  // Read once per type: a request only looks its route template up.
+  private templatesOf(type: string): Record<ResourcePath['shape'], string> {
+    let templates = this.templates.get(type);
+    if (!templates) {
+      const collection = `${this.prefix}/${type}`;
+      templates = {
+        collection,
+        item: `${collection}/:id`,
+        relationship: `${collection}/:id/:relationship`,
+      };
+      this.templates.set(type, templates);
+    }
+    return templates;
   }
 }
