@@ -1,7 +1,10 @@
-// Three projects in one run: unit specs beside the code, then the end-to-end specs twice,
-// once on the embedded SQLite database and once on PostgreSQL (see test/support/).
+// Four projects in one run: unit specs beside the code, then the end-to-end specs three times,
+// on the embedded SQLite database, on PostgreSQL, and on PostgreSQL through PgBouncer in
+// transaction mode (see test/support/).
 // As in production (main.ts): the process runs in UTC. Workers inherit it.
 process.env.TZ = 'UTC';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest reads this file as CommonJS
+const { existsSync } = require('node:fs');
 
 const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -21,6 +24,20 @@ const e2e = (database) => ({
   setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
 });
 
+const pgbouncer = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', process.env.PGBOUNCER_BIN].some(
+  (path) => path && existsSync(path),
+);
+if (!pgbouncer) {
+  console.warn(
+    '\n*** e2e:pgbouncer SKIPPED: PgBouncer is not installed (apt-get install pgbouncer). ***\n',
+  );
+}
+const throughPgBouncer = {
+  ...e2e('pgbouncer'),
+  globalSetup: '<rootDir>/test/support/pgbouncer.global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/pgbouncer.global-teardown.ts',
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
   // A global option (projects cannot set it): the e2e specs run real servers, real databases
@@ -30,5 +47,6 @@ module.exports = {
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,clients}/**/*.spec.ts'] },
     e2e('sqlite'),
     e2e('postgres'),
+    ...(pgbouncer ? [throughPgBouncer] : []),
   ],
 };

@@ -301,8 +301,11 @@ describe('safe retries and concurrent edits', () => {
   describe('with keys kept one second', () => {
     it('forgets a key when it expires, and deletes expired keys', async () => {
       const shortLived = await startTestApp({ IDEMPOTENCY_KEY_TTL_SECONDS: '1' });
+      // Named with its schema: through a transaction pooler there is no search_path.
+      const schema = shortLived.database.env.DATABASE_SCHEMA;
+      const table = schema ? `"${schema}".idempotency_keys` : 'idempotency_keys';
       const keys = () =>
-        shortLived.app.get(DataSource).query<unknown[]>('SELECT key FROM idempotency_keys');
+        shortLived.app.get(DataSource).query<unknown[]>(`SELECT key FROM ${table}`);
       try {
         const key = newKey();
         const post = (price_cents: number) =>

@@ -6,11 +6,11 @@ export async function checksum(dataSource: DataSource): Promise<string> {
   const hash = createHash('sha256');
   const escape = (name: string) => dataSource.driver.escape(name);
   // Ordered by the primary key (the kit's idempotency_keys has no id).
-  for (const { tableName, primaryColumns } of dataSource.entityMetadatas) {
+  // Tables named with their schema: through a transaction pooler there is no search_path.
+  for (const { tablePath, primaryColumns } of dataSource.entityMetadatas) {
+    const table = tablePath.split('.').map(escape).join('.');
     const order = primaryColumns.map((column) => escape(column.databaseName)).join(', ');
-    const rows: unknown = await dataSource.query(
-      `SELECT * FROM ${escape(tableName)} ORDER BY ${order}`,
-    );
+    const rows: unknown = await dataSource.query(`SELECT * FROM ${table} ORDER BY ${order}`);
     hash.update(JSON.stringify(rows));
   }
   return hash.digest('hex');

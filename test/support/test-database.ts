@@ -44,7 +44,9 @@ function createSqliteFile(): TestDatabase {
 async function createPostgresSchema(): Promise<TestDatabase> {
   const schema = `e2e_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
-  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+  const env: Record<string, string> = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+  // The e2e:pgbouncer project: every service reaches PostgreSQL through a transaction pooler.
+  if (process.env.TEST_DATABASE_POOLER) env.DATABASE_POOLER = process.env.TEST_DATABASE_POOLER;
   return {
     config: databaseOf(env),
     env,

@@ -43,6 +43,8 @@ export class AppModule {
           basePath: config.basePath,
           idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
           validateOutput: config.outputValidation,
+          // A transaction pooler may run each statement on another server connection.
+          namedStatements: config.database.type !== 'postgres' || config.database.pooler === 'none',
           title: 'Shop API',
           version: '1.0.0',
         }),

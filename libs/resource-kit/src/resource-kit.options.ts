@@ -23,6 +23,13 @@ export interface ResourceKitOptions {
    * then reaches the client instead of becoming a 500.
    */
   validateOutput?: boolean;
+  /**
+   * Name the prepared statements of reads on PostgreSQL, so that each connection parses and
+   * plans a query shape once (default true). Turn off behind a pooler in transaction mode
+   * (PgBouncer's `pool_mode = transaction`), where the next statement may run on a server
+   * connection that never saw the name: reads then use unnamed statements.
+   */
+  namedStatements?: boolean;
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
@@ -42,6 +49,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     basePath: options.basePath ?? '/',
     idempotencyKeyTtlSeconds: options.idempotencyKeyTtlSeconds ?? 24 * 3600,
     validateOutput: options.validateOutput ?? true,
+    namedStatements: options.namedStatements ?? true,
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',
   });

@@ -69,7 +69,17 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/shop',
       schema: 'shop',
       statementTimeoutMs: 5_000,
+      pooler: 'none',
     });
+  });
+
+  it('reads DATABASE_POOLER, and refuses a pool mode it does not know', () => {
+    const env = { NODE_ENV: 'test', DATABASE_URL: 'postgres://u@pgbouncer:6432/shop' };
+    const config = loadConfig({ ...env, DATABASE_POOLER: 'transaction' });
+    expect(config.database).toMatchObject({ type: 'postgres', pooler: 'transaction' });
+    expect(problemsOf({ ...env, DATABASE_POOLER: 'statement' })).toEqual([
+      'DATABASE_POOLER must be one of the following values: none, transaction',
+    ]);
   });
 
   it('reads the time limits', () => {

@@ -39,7 +39,13 @@ export interface PasswordHashConfig {
 }
 
 export type DatabaseConfig =
-  | { type: 'postgres'; url: string; schema?: string; statementTimeoutMs: number }
+  | {
+      type: 'postgres';
+      url: string;
+      schema?: string;
+      statementTimeoutMs: number;
+      pooler: Environment['DATABASE_POOLER'];
+    }
   | { type: 'sqlite'; path: string };
 
 /** The service's validated configuration; built once at start from the environment. */
@@ -209,6 +215,7 @@ function databaseConfig(env: Environment): DatabaseConfig {
       url: env.DATABASE_URL,
       schema: env.DATABASE_SCHEMA,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      pooler: env.DATABASE_POOLER,
     };
   }
   return { type: 'sqlite', path: env.SQLITE_PATH };

@@ -22,6 +22,8 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const SWITCH = ['on', 'off'] as const;
+/** What sits between the service and PostgreSQL: nothing, or PgBouncer in transaction mode. */
+export const DATABASE_POOLERS = ['none', 'transaction'] as const;
 
 /** The environment variables the service reads, with their rules. Documented in README.md. */
 export class Environment {
@@ -41,6 +43,9 @@ export class Environment {
     message: 'DATABASE_SCHEMA must be a lower-case PostgreSQL identifier',
   })
   DATABASE_SCHEMA?: string;
+
+  @IsIn(DATABASE_POOLERS)
+  DATABASE_POOLER: (typeof DATABASE_POOLERS)[number] = 'none';
 
   @IsString()
   @MinLength(1)

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+import { transactionPoolerClient } from './transaction-pooler';
 
 // Bounded waits, so that a database outage becomes a quick error (503), never a hung request
 // (the statement timeout, which also bounds lock waits, is configuration).
@@ -28,8 +29,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       extra: {
         max: 10,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        statement_timeout: database.statementTimeoutMs,
-        options: sessionOptions(database.schema),
+        ...sessionSettings(database),
       },
     };
   }
@@ -43,8 +43,18 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   };
 }
 
-// Every session runs in UTC (times are stored in zone-less columns) and, when a schema is
-// configured, finds its tables there.
-function sessionOptions(schema?: string): string {
-  return ['-c timezone=UTC', ...(schema ? [`-c search_path=${schema}`] : [])].join(' ');
+// Every session runs in UTC (times are stored in zone-less columns), under the statement
+// timeout and, when a schema is configured, finds its tables there. A transaction pooler
+// takes none of these at connection: there, each transaction sets them.
+function sessionSettings(database: PostgresConfig): Record<string, unknown> {
+  if (database.pooler === 'transaction') {
+    return { Client: transactionPoolerClient(database.statementTimeoutMs, database.schema) };
+  }
+  const { schema } = database;
+  return {
+    statement_timeout: database.statementTimeoutMs,
+    options: ['-c timezone=UTC', ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
+  };
 }
+
+type PostgresConfig = Extract<DatabaseConfig, { type: 'postgres' }>;

@@ -1,3 +1,4 @@
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
@@ -40,6 +41,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(TransactionRunner) protected readonly transactions!: TransactionRunner;
   @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
   @Inject(IdempotencyStore) private readonly idempotency!: IdempotencyStore;
+  @Inject(RESOURCE_KIT_OPTIONS) private readonly kitOptions!: ResolvedKitOptions;
   private listener?: WriteListener | null;
   private compiledTable?: ResourceTable<T>;
 
@@ -237,6 +239,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     this.compiledTable ??= new ResourceTable<T>(
       this.dataSource,
       this.definition.entity as EntityClass<T>,
+      this.kitOptions.namedStatements,
     );
     return this.compiledTable;
   }

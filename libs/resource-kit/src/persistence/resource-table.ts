@@ -48,6 +48,8 @@ export class ResourceTable<T extends object = object> {
   constructor(
     private readonly dataSource: DataSource,
     entity: EntityClass<T>,
+    /** Whether read statements are prepared by name (kit option `namedStatements`). */
+    private readonly namedStatements = true,
   ) {
     const metadata = dataSource.getMetadata(entity);
     this.columns = metadata.columns;
@@ -101,7 +103,7 @@ export class ResourceTable<T extends object = object> {
     if (!compiled) {
       if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
       const sql = compileSelect(shape, this.sql, this.dialect);
-      compiled = { ...sql, name: statementNameOf(sql.sql) };
+      compiled = { ...sql, name: this.namedStatements ? statementNameOf(sql.sql) : undefined };
       this.shapes.set(key, compiled);
     }
     return compiled;

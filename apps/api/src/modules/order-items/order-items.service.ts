@@ -9,10 +9,14 @@ import { OrderItem } from './order-item.entity';
 export class OrderItemsService extends ResourceService<OrderItem> {
   protected override scope(query: SelectQueryBuilder<OrderItem>, { caller }: RequestContext) {
     if (caller?.role === ADMIN_ROLE) return query;
-    const orders = query.connection.getMetadata(Order).tableName;
-    return query.andWhere(
-      `resource.order_id IN (SELECT owned.id FROM "${orders}" owned WHERE owned.user_id = :orderOwner)`,
-      { orderOwner: caller?.id ?? null },
-    );
+    // TypeORM names the table with its schema: no search_path needed (a transaction pooler
+    // sets none outside transactions).
+    const owned = query
+      .subQuery()
+      .select('owned.id')
+      .from(Order, 'owned')
+      .where('owned.user_id = :orderOwner')
+      .getQuery();
+    return query.andWhere(`resource.order_id IN ${owned}`, { orderOwner: caller?.id ?? null });
   }
 }
