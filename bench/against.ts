@@ -9,11 +9,13 @@ import {
   ServerResults,
   VARIANT_PORT,
 } from './scenarios';
-import { RunningServer } from './servers';
+import { startPgBouncer } from '../test/support/pgbouncer';
+import { BENCH } from './bench.config';
+import { RunningServer, ServerOptions } from './servers';
 
 export interface AgainstResults {
-  /** The other checkout, as given. */
-  root: string;
+  /** What the other service is: the build in another checkout, or this one through PgBouncer. */
+  other: string;
   current: ServerResults;
   previous: ServerResults;
   /** Alternating rounds measured; each figure is the round with the median CPU per request. */
@@ -30,12 +32,40 @@ export interface AgainstResults {
  */
 export async function measureAgainst(options: BenchOptions): Promise<AgainstResults> {
   const root = resolve(options.against!);
+  return measureSideBySide(`the build in ${root}`, { root }, options);
+}
+
+/**
+ * `--pgbouncer`: this service direct to PostgreSQL against the same build through a PgBouncer
+ * of the bench's own in transaction mode (DATABASE_POOLER=transaction), as `--against` does.
+ */
+export async function measureThroughPgBouncer(options: BenchOptions): Promise<AgainstResults> {
+  const pooler = await startPgBouncer(BENCH.databaseUrl);
+  try {
+    return await measureSideBySide(
+      'this build through PgBouncer 1.18 in transaction mode',
+      { extraEnv: { DATABASE_URL: pooler.url, DATABASE_POOLER: 'transaction' } },
+      options,
+    );
+  } finally {
+    await pooler.stop();
+  }
+}
+
+async function measureSideBySide(
+  other: string,
+  otherServer: Pick<ServerOptions, 'root' | 'extraEnv'>,
+  options: BenchOptions,
+): Promise<AgainstResults> {
   const [current, previous] = await Promise.all([
     RunningServer.start({ kind: 'service', port: portOf('service'), processes: 1 }, 'current'),
-    RunningServer.start({ kind: 'service', port: VARIANT_PORT, processes: 1, root }, 'previous'),
+    RunningServer.start(
+      { kind: 'service', port: VARIANT_PORT, processes: 1, ...otherServer },
+      'other',
+    ),
   ]);
   const rounds = options.rounds ?? 1;
-  const results: AgainstResults = { root, current: {}, previous: {}, rounds, cpuChange: {} };
+  const results: AgainstResults = { other, current: {}, previous: {}, rounds, cpuChange: {} };
   try {
     for (const { name } of scenariosOf(options)) {
       process.stdout.write(`against, ${name}:`);

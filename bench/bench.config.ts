@@ -11,8 +11,8 @@ export const BENCH = {
   logLevel: 'warn',
   jwtSecret: 'bench-Vx7qP2mK9tR4wN6zB1cJ8hL3fY5dS0g',
   admin: { token: 'bench-admin-token-0123456789', email: 'bench-admin@example.com' },
-  // Compiled to dist/bench: the repository root is two levels up.
-  root: join(__dirname, '..', '..'),
+  // Compiled to dist/bench/bench: the repository root is three levels up.
+  root: join(__dirname, '..', '..', '..'),
   // Server logs, profiles, the report and the data the load script reads.
   workDir: join(tmpdir(), 'shop-api-bench'),
 } as const;

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { measureAgainst } from './against';
+import { measureAgainst, measureThroughPgBouncer } from './against';
 import { BENCH } from './bench.config';
 import {
   connect,
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     console.log(await profileService(options.profile, options));
     return;
   }
-  if (options.against && options.rounds) {
+  if ((options.against || options.pgbouncer) && options.rounds) {
     await compareOnly(options);
     return;
   }
@@ -106,10 +106,12 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR --rounds N`: the comparison alone, for a change measured against its base.
+// `--against DIR --rounds N` or `--pgbouncer --rounds N`: that comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
-  const against = await measureAgainst(options);
+  const against = options.pgbouncer
+    ? await measureThroughPgBouncer(options)
+    : await measureAgainst(options);
   const report = renderComparison(
     options,
     `${machine}; load average after: ${loadAverage()}`,

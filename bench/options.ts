@@ -7,7 +7,9 @@ export interface BenchOptions {
   profile?: string;
   /** Another built checkout (`npm ci && npm run build` there) whose service runs beside this one. */
   against?: string;
-  /** With `against`: only that comparison, this many alternating rounds, medians reported. */
+  /** Measure the service direct against itself through PgBouncer in transaction mode. */
+  pgbouncer: boolean;
+  /** With `against` or `pgbouncer`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`); all when unset. */
   only?: readonly string[];
@@ -27,6 +29,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     soak: args.includes('--soak') || (!quick && !args.includes('--no-soak')),
     profile: profileAt >= 0 ? (args[profileAt + 1] ?? 'S1') : undefined,
     against: againstAt >= 0 ? args[againstAt + 1] : undefined,
+    pgbouncer: args.includes('--pgbouncer'),
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
   };

@@ -143,7 +143,7 @@ function conditions(options: BenchOptions, machine: string): string[] {
 
 function againstLines(against: AgainstResults | undefined): string[] {
   if (!against) return [];
-  const { root, current, previous, rounds, cpuChange } = against;
+  const { other, current, previous, rounds, cpuChange } = against;
   const rows = SCENARIOS.map(({ name, title }) => {
     const [now, before] = [current[name], previous[name]];
     const change = cpuChange[name];
@@ -159,7 +159,7 @@ function againstLines(against: AgainstResults | undefined): string[] {
     return `| ${cells.join(' | ')} |`;
   });
   return [
-    `### Against the build in ${root} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
+    `### Against ${other} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
     '',
     '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request |',
     '| --- ' + '| ---: '.repeat(6) + '|',

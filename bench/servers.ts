@@ -8,8 +8,8 @@ export type ServerKind = 'service' | 'nest' | 'raw';
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
   service: 'dist/apps/api/src/main.js',
-  nest: 'dist/bench/baselines/nest/main.js',
-  raw: 'dist/bench/baselines/raw/raw.server.js',
+  nest: 'dist/bench/bench/baselines/nest/main.js',
+  raw: 'dist/bench/bench/baselines/raw/raw.server.js',
 };
 
 // The service is measured as production starts it (package.json's start, the Dockerfile).

@@ -99,7 +99,7 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -110,7 +110,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function uidOf(user: string): number {
+export function uidOf(user: string): number {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith(`${user}:`));

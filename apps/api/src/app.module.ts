@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ResourceKitModule } from '@app/resource-kit';
+import { READ_REPLICAS, ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { createSchemaIfMissing } from './database/database-schema';
 import { dataSourceOptions } from './database/data-source.options';
+import { ReplicaSet } from './database/replica-set';
 import { MetricsModule } from './metrics/metrics.module';
 import { CartItemsModule } from './modules/cart-items/cart-items.module';
 import { CartsModule } from './modules/carts/carts.module';
@@ -58,8 +59,13 @@ export class AppModule {
         EventsModule,
         MetricsModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        ReplicaSet,
+        // The kit's resources read from the replicas through the interface it declares.
+        { provide: READ_REPLICAS, useExisting: ReplicaSet },
+      ],
+      exports: [APP_CONFIG, ReplicaSet, READ_REPLICAS],
     };
   }
 }

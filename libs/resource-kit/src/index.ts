@@ -41,6 +41,7 @@ export type { Transitions } from './decorators/resource.decorator';
 export { WRITE_LISTENER } from './controller/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
+export { READ_REPLICAS, type ReadReplicas } from './persistence/read-replicas';
 export { describeContract } from './contract/contract';
 export type { Contract } from './contract/contract';
 export { breakingChanges } from './contract/contract.diff';

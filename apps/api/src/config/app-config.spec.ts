@@ -70,7 +70,26 @@ describe('loadConfig', () => {
       schema: 'shop',
       statementTimeoutMs: 5_000,
       pooler: 'none',
+      replicas: { urls: [], maxLagMs: 5_000 },
     });
+  });
+
+  it('reads the replicas, and refuses what is not a list of postgres:// URLs', () => {
+    const env = { NODE_ENV: 'test', DATABASE_URL: 'postgres://u@db:5432/shop' };
+    const config = loadConfig({
+      ...env,
+      DATABASE_REPLICA_URLS: 'postgres://u@standby1/shop, postgres://u@standby2/shop',
+      DATABASE_REPLICA_MAX_LAG_MS: '2000',
+    });
+    expect(config.database).toMatchObject({
+      replicas: {
+        urls: ['postgres://u@standby1/shop', 'postgres://u@standby2/shop'],
+        maxLagMs: 2_000,
+      },
+    });
+    expect(problemsOf({ ...env, DATABASE_REPLICA_URLS: 'standby1:5432' })).toEqual([
+      'DATABASE_REPLICA_URLS must be comma-separated postgres:// URLs',
+    ]);
   });
 
   it('reads DATABASE_POOLER, and refuses a pool mode it does not know', () => {

@@ -45,6 +45,8 @@ export type DatabaseConfig =
       schema?: string;
       statementTimeoutMs: number;
       pooler: Environment['DATABASE_POOLER'];
+      /** Hot standbys for anonymous reads, and the replay lag past which one is left out. */
+      replicas: { urls: string[]; maxLagMs: number };
     }
   | { type: 'sqlite'; path: string };
 
@@ -216,6 +218,10 @@ function databaseConfig(env: Environment): DatabaseConfig {
       schema: env.DATABASE_SCHEMA,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       pooler: env.DATABASE_POOLER,
+      replicas: {
+        urls: env.DATABASE_REPLICA_URLS?.split(',').map((url) => url.trim()) ?? [],
+        maxLagMs: env.DATABASE_REPLICA_MAX_LAG_MS,
+      },
     };
   }
   return { type: 'sqlite', path: env.SQLITE_PATH };

@@ -47,6 +47,16 @@ export class Environment {
   @IsIn(DATABASE_POOLERS)
   DATABASE_POOLER: (typeof DATABASE_POOLERS)[number] = 'none';
 
+  // Hot standbys for anonymous reads (SPEC 1.13), comma-separated.
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^\s,]+(\s*,\s*postgres(ql)?:\/\/[^\s,]+)*$/, {
+    message: 'DATABASE_REPLICA_URLS must be comma-separated postgres:// URLs',
+  })
+  DATABASE_REPLICA_URLS?: string;
+
+  @IsIntegerFrom(100, 10 * 60_000)
+  DATABASE_REPLICA_MAX_LAG_MS = 5_000;
+
   @IsString()
   @MinLength(1)
   SQLITE_PATH = './data/api.sqlite';

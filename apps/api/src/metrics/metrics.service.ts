@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { ReplicaSet } from '../database/replica-set';
 import { routeOf } from '../logging/request-log.middleware';
 import { RequestSeries } from './request-series';
 
@@ -18,9 +19,10 @@ type TimedResponse = Response & { [STARTED]: number };
 export class MetricsService {
   readonly registry = new Registry();
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, replicas: ReplicaSet) {
     collectDefaultMetrics({ register: this.registry });
     if (dataSource.options.type === 'postgres') this.watchPool(dataSource);
+    if (replicas.states.length > 0) this.watchReplicas(replicas);
   }
 
   /** Express middleware: times each request and counts it when it ends. */
@@ -50,6 +52,30 @@ export class MetricsService {
       response.on('close', record);
       next();
     };
+  }
+
+  private watchReplicas(replicas: ReplicaSet): void {
+    const registers = [this.registry];
+    const labelNames = ['replica'];
+    new Gauge({
+      name: 'db_replica_lag_seconds',
+      help: 'Replay lag of each read replica at its last probe (-1 while unreachable)',
+      labelNames,
+      registers,
+      collect() {
+        for (const { name, lagSeconds } of replicas.states) this.set({ replica: name }, lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'db_replica_healthy',
+      help: 'Whether each read replica takes reads (1) or is left out (0)',
+      labelNames,
+      registers,
+      collect() {
+        for (const { name, healthy } of replicas.states)
+          this.set({ replica: name }, Number(healthy));
+      },
+    });
   }
 
   private watchPool(dataSource: DataSource): void {

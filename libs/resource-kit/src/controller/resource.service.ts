@@ -1,11 +1,12 @@
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { conflict, notFound } from '../errors/kit.error';
 import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
+import { READ_REPLICAS, type ReadReplicas } from '../persistence/read-replicas';
 import { Page, Selection, Within } from '../persistence/selection';
 import type { WriteBatch } from '../persistence/write.batch';
 import type { CursorCodec } from '../query/cursor.codec';
@@ -42,6 +43,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
   @Inject(IdempotencyStore) private readonly idempotency!: IdempotencyStore;
   @Inject(RESOURCE_KIT_OPTIONS) private readonly kitOptions!: ResolvedKitOptions;
+  @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private listener?: WriteListener | null;
   private compiledTable?: ResourceTable<T>;
 
@@ -171,7 +173,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   async visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>> {
     const storable = ids.filter(isStorableId);
     if (storable.length === 0) return new Set();
-    return new Set(await this.selection(context).oneOf('id', storable).ids());
+    // Checked for a write: on the primary, which has every row the write may name.
+    return new Set(await this.selection(context, 'read', true).oneOf('id', storable).ids());
   }
 
   /** The `prepareCreate` hook's values for `create`, computed outside any transaction. */
@@ -249,10 +252,21 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
    * (unless the operation is public or the caller an administrator), then the `scope` hook.
    * Inside a write, on its transaction.
    */
-  private selection(context: RequestContext, operation: Operation = 'read'): Selection<T> {
-    const manager =
-      'manager' in context ? (context as WriteContext).manager : this.dataSource.manager;
-    const selection = new Selection(this.table, manager, this.scoped(context, manager));
+  private selection(
+    context: RequestContext,
+    operation: Operation = 'read',
+    onPrimary = false,
+  ): Selection<T> {
+    const write = 'manager' in context ? (context as WriteContext).manager : undefined;
+    // Anonymous reads outside a write may lag on a replica; a caller's see their own writes.
+    const replica = write || context.caller || onPrimary ? undefined : this.replicas?.pick();
+    const manager = write ?? replica ?? this.dataSource.manager;
+    const selection = new Selection(
+      this.table,
+      manager,
+      this.scoped(context, manager),
+      replica && { primary: this.dataSource.manager, replicas: this.replicas! },
+    );
     const { owner } = this.definition;
     const { caller } = context;
     if (

@@ -3,6 +3,7 @@ import type { CursorCodec } from '../query/cursor.codec';
 import type { FilterCondition } from '../query/filter.parser';
 import type { OrderKey } from '../query/order.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
+import { onReplica, type ReplicaRead } from './read-replicas';
 import type { ResourceTable } from './resource-table';
 import type { Predicate, SelectShape } from './select.compiler';
 
@@ -31,6 +32,8 @@ export class Selection<T extends object> {
     private readonly table: ResourceTable<T>,
     private readonly manager: EntityManager,
     private readonly within?: Within,
+    /** Set when `manager` is a replica's: where the read goes if that replica fails. */
+    private readonly replica?: ReplicaRead,
   ) {}
 
   equals(property: string, value: unknown): this {
@@ -65,12 +68,11 @@ export class Selection<T extends object> {
 
   /** The rows, locked for the rest of the transaction when `lock` (where the engine locks rows). */
   rows(lock = false): Promise<T[]> {
-    return this.table.select(this.manager, this.shape({ lock }), this.values, this.within?.values);
+    return this.select(this.shape({ lock }), this.values);
   }
 
   async ids(): Promise<string[]> {
-    const shape = this.shape({ idsOnly: true });
-    const rows = await this.table.select(this.manager, shape, this.values, this.within?.values);
+    const rows = await this.select(this.shape({ idsOnly: true }), this.values);
     return rows.map((row) => (row as { id: string }).id);
   }
 
@@ -95,8 +97,13 @@ export class Selection<T extends object> {
   }
 
   private read(shape: Omit<SelectShape, 'where' | 'within'>, tail: unknown[]): Promise<T[]> {
-    const values = [...this.values, ...tail];
-    return this.table.select(this.manager, this.shape(shape), values, this.within?.values);
+    return this.select(this.shape(shape), [...this.values, ...tail]);
+  }
+
+  private select(shape: SelectShape, values: unknown[]): Promise<T[]> {
+    return onReplica(this.manager, this.replica, (manager) =>
+      this.table.select(manager, shape, values, this.within?.values),
+    );
   }
 
   private shape(rest: Omit<SelectShape, 'where' | 'within'>): SelectShape {

@@ -1,0 +1,42 @@
+import type { EntityManager } from 'typeorm';
+import { databaseFailure } from './database-errors';
+
+/**
+ * Hot standbys that reads may go to instead of the primary (SPEC 1.13). A service that has
+ * them provides this as READ_REPLICAS. The kit sends a read to `pick()` only when it is
+ * anonymous and outside a write: an identified caller's reads stay on the primary, so a
+ * caller always reads their own writes, whichever instance made them; anonymous reads may lag
+ * by the replica's replay delay. A read that cannot reach its replica runs again on the
+ * primary, and the replica is reported `unreachable`.
+ */
+export interface ReadReplicas {
+  /** A healthy replica's manager, or undefined when none is (the primary answers). */
+  pick(): EntityManager | undefined;
+  /** A read could not reach `manager`'s replica: leave it out until it is healthy again. */
+  unreachable(manager: EntityManager): void;
+}
+
+export const READ_REPLICAS = Symbol('resource-kit:read-replicas');
+
+/** A read sent to a replica, and where it goes when that replica cannot answer. */
+export interface ReplicaRead {
+  readonly primary: EntityManager;
+  readonly replicas: ReadReplicas;
+}
+
+/** Runs `read` on the replica's manager; once more on the primary when it was unreachable. */
+export async function onReplica<R>(
+  manager: EntityManager,
+  replica: ReplicaRead | undefined,
+  read: (manager: EntityManager) => Promise<R>,
+): Promise<R> {
+  if (!replica) return read(manager);
+  try {
+    return await read(manager);
+  } catch (error) {
+    // Unreachable, shut down, or a statement cancelled by recovery: the primary can answer.
+    if (databaseFailure(error)?.status !== 503) throw error;
+    replica.replicas.unreachable(manager);
+    return read(replica.primary);
+  }
+}
