@@ -105,6 +105,10 @@ withCluster('read replicas (DATABASE_REPLICA_URLS)', () => {
       expect(write.status).toBe(503);
       expect(write.headers['retry-after']).toBe('5');
       expect(write.body).toEqual({ error: ['the database is unavailable; try again later'] });
+      // A gateway keeps the instance for the reads it can still answer.
+      expect((await anonymous('/readyz').expect(200)).body).toEqual({
+        data: { status: 'read-only' },
+      });
     } finally {
       await cluster.primary.start();
     }
