@@ -24,6 +24,7 @@ const e2e = (database) => ({
   setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
 });
 
+// As test/support/pgbouncer.ts finds it (this CommonJS file cannot import that TypeScript).
 const pgbouncer = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', process.env.PGBOUNCER_BIN].some(
   (path) => path && existsSync(path),
 );

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './support/pgbouncer';
+import { freePort } from './support/local-servers';
 import { ServiceProcess, startService, waitFor } from './support/service-process';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
 import { createTestDatabase, TestDatabase } from './support/test-database';

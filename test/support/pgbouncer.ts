@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
 
 export const PGBOUNCER_INSTALL = 'apt-get install pgbouncer';
 
@@ -31,7 +31,7 @@ export async function startPgBouncer(upstreamUrl: string): Promise<RunningPgBoun
   const binary = pgbouncerBinary();
   if (!binary) throw new Error(`PgBouncer is not installed: ${PGBOUNCER_INSTALL}`);
   const upstream = new URL(upstreamUrl);
-  const directory = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
+  const directory = serverDirectory('pgbouncer-');
   const port = await freePort();
   const log = join(directory, 'pgbouncer.log');
   writeFileSync(
@@ -51,9 +51,8 @@ export async function startPgBouncer(upstreamUrl: string): Promise<RunningPgBoun
       `logfile = ${log}`,
     ].join('\n') + '\n',
   );
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(directory, uidOf('postgres'), -1);
-  const args = [...(asRoot ? ['-u', 'postgres'] : []), join(directory, 'pgbouncer.ini')];
+  const asUser = runningAsRoot() ? ['-u', SERVER_USER] : [];
+  const args = [...asUser, join(directory, 'pgbouncer.ini')];
   const child = spawn(binary, args, { stdio: 'ignore' });
   try {
     await listening(port, child, log);
@@ -91,29 +90,14 @@ async function listening(port: number, child: ChildProcess, log: string): Promis
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(true));
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('close', () => socket.destroy());
-    socket.setTimeout(500, () => socket.destroy());
-    socket.once('connect', () => socket.end());
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
     });
   });
-}
-
-export function uidOf(user: string): number {
-  const line = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith(`${user}:`));
-  if (!line) throw new Error(`no ${user} user to run PgBouncer as (it refuses root)`);
-  return Number(line.split(':')[2]);
 }

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, uidOf } from './pgbouncer';
+import { freePort, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
 
 const run = promisify(execFile);
 
@@ -37,12 +36,10 @@ export interface PrimaryAndStandby {
  * refuses root). fsync is off: the files are thrown away.
  */
 export async function startPrimaryAndStandby(): Promise<PrimaryAndStandby> {
-  const directory = mkdtempSync(join(tmpdir(), 'pg-cluster-'));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(directory, uidOf('postgres'), -1);
+  const directory = serverDirectory('pg-cluster-');
   const as = (program: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(POSTGRES_BIN, program), ...args])
+    runningAsRoot()
+      ? run('runuser', ['-u', SERVER_USER, '--', join(POSTGRES_BIN, program), ...args])
       : run(join(POSTGRES_BIN, program), args);
   const server = (name: string, port: number): PostgresServer => {
     const data = join(directory, name);
