@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, get, type Server as HttpServer } from 'node:http';
-import { createServer, connect, Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
+import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 import {
   createTestDatabase,
@@ -17,48 +17,26 @@ import {
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
 
 onPostgres('database outage', () => {
-  const upstream = new URL(TEST_DATABASE_URL);
-  const sockets = new Set<Socket>();
-  let proxy: Server;
-  let port: number;
+  let proxy: TcpProxy;
   let database: TestDatabase;
   let service: TestApp;
 
-  const openProxy = (at = 0) =>
-    new Promise<number>((resolve) => {
-      proxy = createServer((client) => {
-        const server = connect(Number(upstream.port || 5432), upstream.hostname);
-        for (const socket of [client, server]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => socket.destroy());
-        }
-        client.pipe(server).pipe(client);
-      });
-      proxy.listen(at, '127.0.0.1', () => resolve((proxy.address() as AddressInfo).port));
-    });
-  const cutProxy = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      proxy.close(() => resolve());
-    });
-
   beforeAll(async () => {
     database = await createTestDatabase();
-    port = await openProxy();
     const url = new URL(TEST_DATABASE_URL);
-    url.port = String(port);
+    proxy = await TcpProxy.open(url.hostname, Number(url.port || 5432));
+    url.port = String(proxy.port);
     service = await startTestApp({ DATABASE_URL: url.toString() }, { database });
   });
   afterAll(async () => {
     await service.close();
-    if (proxy.listening) await cutProxy();
+    await proxy.cut();
     await database.drop();
   });
 
   it('answers 503 with Retry-After quickly while the database is away, and recovers', async () => {
     await request(service.http).get('/products').expect(200);
-    await cutProxy();
+    await proxy.cut();
     const started = Date.now();
     const ready = await request(service.http).get('/readyz').expect(503);
     expect(ready.headers['retry-after']).toBe('5');
@@ -67,7 +45,7 @@ onPostgres('database outage', () => {
     expect(products.headers['retry-after']).toBe('5');
     expect(products.body).toEqual({ error: ['the database is unavailable; try again later'] });
     expect(Date.now() - started).toBeLessThan(12_000);
-    await openProxy(port);
+    await proxy.reopen();
     await request(service.http).get('/products').expect(200);
     await request(service.http).get('/readyz').expect(200);
   });
@@ -95,7 +73,7 @@ onPostgres('database outage', () => {
     const clients = Array.from({ length: 20 }, (_, index) => client(index));
     try {
       await sleep(500);
-      await cutProxy();
+      await proxy.cut();
       const cutAt = Date.now();
       await sleep(3_000);
       const outage = answers.filter((answer) => answer.started >= cutAt);
@@ -105,7 +83,7 @@ onPostgres('database outage', () => {
         '503 5 {"error":["the database is unavailable; try again later"]}',
       ]);
     } finally {
-      await openProxy(port);
+      await proxy.reopen();
       running = false;
       await Promise.all(clients);
     }

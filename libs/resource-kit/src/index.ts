@@ -42,6 +42,8 @@ export { WRITE_LISTENER } from './controller/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
 export { READ_REPLICAS, type ReadReplicas } from './persistence/read-replicas';
+export { serializeResource } from './serialization/resource.serializer';
+export type { WireResource } from './serialization/resource.serializer';
 export { describeContract } from './contract/contract';
 export type { Contract } from './contract/contract';
 export { breakingChanges } from './contract/contract.diff';

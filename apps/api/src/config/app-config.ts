@@ -38,6 +38,16 @@ export interface PasswordHashConfig {
   queue: number;
 }
 
+/** Where the events are published (SPEC 1.14; docs/operations.md, "Published events"). */
+export interface EventPublishingConfig {
+  /** NATS servers, comma-separated `nats://` URLs. */
+  url: string;
+  /** Events go to `<prefix>.<type>.<action>`. */
+  subjectPrefix: string;
+  /** The JetStream stream holding them, created when missing. */
+  stream: string;
+}
+
 export type DatabaseConfig =
   | {
       type: 'postgres';
@@ -70,6 +80,8 @@ export interface AppConfig {
   jwtSecret: string;
   jwt: JwtOptions;
   redisUrl?: string;
+  /** Unset (no NATS_URL): events are recorded, not published. */
+  eventPublishing?: EventPublishingConfig;
   http: HttpEdgeConfig;
   /** Bearer token GET /metrics requires; unset: open outside production, off in production. */
   metricsToken?: string;
@@ -111,6 +123,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     jwtSecret,
     jwt,
     redisUrl: env.REDIS_URL,
+    eventPublishing: env.NATS_URL
+      ? { url: env.NATS_URL, subjectPrefix: env.NATS_SUBJECT_PREFIX, stream: env.NATS_STREAM }
+      : undefined,
     http: httpEdgeConfig(env),
     metricsToken: env.METRICS_TOKEN,
     accountLimits: {

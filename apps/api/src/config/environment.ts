@@ -109,6 +109,23 @@ export class Environment {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;
 
+  @IsOptional()
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, {
+    message: 'NATS_URL must be nats:// URLs separated by commas',
+  })
+  NATS_URL?: string;
+
+  // NATS subject tokens: no spaces, wildcards or empty tokens.
+  @Matches(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, {
+    message: 'NATS_SUBJECT_PREFIX must be dot-separated tokens of letters, digits, _ and -',
+  })
+  NATS_SUBJECT_PREFIX = 'shop.events';
+
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, {
+    message: 'NATS_STREAM must be 1 to 64 letters, digits, _ and -',
+  })
+  NATS_STREAM = 'SHOP_EVENTS';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

@@ -18,9 +18,11 @@ export interface RequestContext {
 export interface WriteContext extends RequestContext {
   readonly manager: EntityManager;
   /**
-   * Inserts a row of a declared resource (an audit event) together with the write's own
-   * last statements, in one round trip on PostgreSQL; it commits or rolls back with the write.
-   * Nothing in the transaction sees the row before the write's work is done.
+   * Inserts a row (an audit event, an outbox entry) together with the write's own last
+   * statements, in one round trip on PostgreSQL; it commits or rolls back with the write.
+   * `entity` is a declared resource or any other TypeORM entity; its generated columns (an
+   * increment) are left to the database. Nothing in the transaction sees the row before the
+   * write's work is done.
    */
   record(entity: EntityClass, row: object): void;
 }

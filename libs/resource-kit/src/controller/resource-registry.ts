@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
+import { ResourceTable } from '../persistence/resource-table';
 import type { ResourceService } from './resource.service';
 
 /** Every resource of the service and its service object, for references and relationships. */
@@ -7,6 +9,9 @@ import type { ResourceService } from './resource.service';
 export class ResourceRegistry {
   private readonly services = new Map<EntityClass, ResourceService>();
   private readonly byType = new Map<string, ResourceService>();
+  private readonly otherTables = new Map<EntityClass, ResourceTable>();
+
+  constructor(private readonly dataSource: DataSource) {}
 
   register(service: ResourceService): void {
     this.services.set(service.definition.entity, service);
@@ -22,6 +27,21 @@ export class ResourceRegistry {
     const service = this.services.get(entity);
     if (!service) throw new Error(`${entity.name} is not a registered resource`);
     return service;
+  }
+
+  /**
+   * The table a write records a row in: a resource's own, or that of any other TypeORM entity
+   * (an outbox), whose statements are written once too.
+   */
+  tableOf(entity: EntityClass): ResourceTable {
+    const service = this.services.get(entity);
+    if (service) return service.table;
+    let table = this.otherTables.get(entity);
+    if (!table) {
+      table = new ResourceTable(this.dataSource, entity, false);
+      this.otherTables.set(entity, table);
+    }
+    return table;
   }
 
   definitions(): ResourceDefinition[] {

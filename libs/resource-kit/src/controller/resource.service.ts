@@ -369,9 +369,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return this.transactions.run(async (manager) => {
       const batch = this.transactions.batch();
       const record = (entity: EntityClass, row: object) =>
-        batch.add((offset) =>
-          this.registry.serviceOf(entity).table.writes.insertion(row as ResourceEntity, offset),
-        );
+        batch.add((offset) => this.registry.tableOf(entity).writes.insertion(row, offset));
       const result = await work({ ...context, manager, record }, batch);
       await batch.flush(manager);
       return result;

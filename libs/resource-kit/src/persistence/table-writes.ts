@@ -16,17 +16,12 @@ export interface Statement {
  * the row).
  */
 export class TableWrites<T extends object> {
-  private readonly updateSql: string;
-  private readonly deleteSql: string;
   private readonly written = new Map<string, string>();
+  // The columns an INSERT names: a generated one (an increment) is the database's to fill.
+  private readonly inserted: readonly ColumnMetadata[];
 
   constructor(private readonly table: ResourceTable<T>) {
-    const names = table.columns.map((column) => table.quote(column.databaseName));
-    const byId = (index: number) =>
-      `WHERE ${this.quoted('id')} = ${table.dialect.placeholder(index)}`;
-    const assignments = names.map((name, i) => `${name} = ${table.dialect.placeholder(i + 1)}`);
-    this.updateSql = `UPDATE ${table.name} SET ${assignments.join(', ')} ${byId(names.length + 1)}`;
-    this.deleteSql = `DELETE FROM ${table.name} ${byId(1)}`;
+    this.inserted = table.columns.filter((column) => !column.isGenerated);
   }
 
   /** Inserts every column of `entity`; an absent value takes its column's declared default. */
@@ -37,11 +32,9 @@ export class TableWrites<T extends object> {
 
   /** The INSERT of `entity`, to run now or batched with others. */
   insertion(entity: T, offset = 0): Statement {
-    const record = withDefaults(entity as Row, this.table.columns);
-    const sql = this.sqlFor(`insert ${offset}`, () =>
-      this.insertSql(this.table.columns, [], offset),
-    );
-    return { sql, values: this.values(record, this.table.columns) };
+    const record = withDefaults(entity as Row, this.inserted);
+    const sql = this.sqlFor(`insert ${offset}`, () => this.insertSql(this.inserted, [], offset));
+    return { sql, values: this.values(record, this.inserted) };
   }
 
   /**
@@ -49,7 +42,7 @@ export class TableWrites<T extends object> {
    * (revisions 1..n of one resource), counted by the same statement.
    */
   numberedInsertion(entity: T, counter: string, per: string, offset = 0): Statement {
-    const others = this.table.columns.filter((column) => column.propertyName !== counter);
+    const others = this.inserted.filter((column) => column.propertyName !== counter);
     const record = withDefaults(entity as Row, others);
     const sql = this.sqlFor(`numbered ${counter} ${per} ${offset}`, () => {
       const next = this.table.dialect.placeholder(offset + others.length + 1);
@@ -63,11 +56,23 @@ export class TableWrites<T extends object> {
   async update(manager: EntityManager, entity: T): Promise<void> {
     const record = entity as Row;
     const values = [...this.values(record, this.table.columns), record.id];
-    await runStatement(manager, this.updateSql, values);
+    const sql = this.sqlFor('update', () => {
+      const { table } = this;
+      const names = table.columns.map((column) => table.quote(column.databaseName));
+      const assignments = names.map((name, i) => `${name} = ${table.dialect.placeholder(i + 1)}`);
+      return `UPDATE ${table.name} SET ${assignments.join(', ')} ${this.byId(names.length + 1)}`;
+    });
+    await runStatement(manager, sql, values);
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await runStatement(manager, this.deleteSql, [id]);
+    const sql = this.sqlFor('delete', () => `DELETE FROM ${this.table.name} ${this.byId(1)}`);
+    await runStatement(manager, sql, [id]);
+  }
+
+  // Written on first use: a table that only takes inserts (an outbox) needs no id column.
+  private byId(placeholder: number): string {
+    return `WHERE ${this.quoted('id')} = ${this.table.dialect.placeholder(placeholder)}`;
   }
 
   private insertSql(

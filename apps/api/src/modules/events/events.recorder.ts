@@ -1,14 +1,29 @@
-import { Injectable } from '@nestjs/common';
-import { newRow, WriteEvent, WriteListener } from '@app/resource-kit';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  newRow,
+  readResourceDefinition,
+  serializeResource,
+  WriteEvent,
+  WriteListener,
+} from '@app/resource-kit';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
+import { OutboxEntry } from './publishing/outbox-entry.entity';
 
 /**
  * Records every successful write as an event, in the write's own transaction: either both
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
- * they create or log in.
+ * they create or log in. With publishing configured, the same transaction puts the event's
+ * message in the outbox, which the relay publishes after commit.
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
+  private readonly subjectPrefix?: string;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.subjectPrefix = config.eventPublishing?.subjectPrefix;
+  }
+
   onWrite({ action, definition, entity, context }: WriteEvent): void {
     const subject = entity as { id: string; userId?: string };
     const userId =
@@ -23,5 +38,17 @@ export class EventsRecorder implements WriteListener {
     });
     event.subject = { type: definition.type, id: subject.id };
     context.record(Event, event);
+    if (this.subjectPrefix !== undefined) context.record(OutboxEntry, this.messageOf(event));
+  }
+
+  // The message as a consumer receives it: the event as GET /events/{id} shows it.
+  private messageOf(event: Event): Omit<OutboxEntry, 'position'> {
+    const wire = serializeResource(readResourceDefinition(Event), event, { created: false });
+    return {
+      eventId: event.id,
+      subject: `${this.subjectPrefix}.${event.subject.type}.${event.action}`,
+      body: JSON.stringify({ data: wire }),
+      recordedAt: event.createdAt,
+    };
   }
 }
