@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { BenchOptions } from './options';
 import {
@@ -49,6 +51,28 @@ export async function measureThroughPgBouncer(options: BenchOptions): Promise<Ag
     );
   } finally {
     await pooler.stop();
+  }
+}
+
+/**
+ * `--tracing`: this service with the OTEL_* variables unset against the same build exporting
+ * a span tree for every request (OTLP/HTTP, protobuf) to a receiver in the bench's process
+ * that answers at once, as a collector on the same host would.
+ */
+export async function measureWithTracing(options: BenchOptions): Promise<AgainstResults> {
+  const receiver = createServer((request, response) => {
+    request.resume().on('end', () => response.writeHead(200).end());
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  const { port } = receiver.address() as AddressInfo;
+  try {
+    return await measureSideBySide(
+      'this build tracing every request to a local OTLP/HTTP receiver',
+      { extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` } },
+      options,
+    );
+  } finally {
+    receiver.close();
   }
 }
 

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { measureAgainst, measureThroughPgBouncer } from './against';
+import { measureAgainst, measureThroughPgBouncer, measureWithTracing } from './against';
 import { BENCH } from './bench.config';
 import {
   connect,
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     console.log(await profileService(options.profile, options));
     return;
   }
-  if ((options.against || options.pgbouncer) && options.rounds) {
+  if ((options.against || options.pgbouncer || options.tracing) && options.rounds) {
     await compareOnly(options);
     return;
   }
@@ -106,12 +106,14 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR --rounds N` or `--pgbouncer --rounds N`: that comparison alone.
+// `--against DIR`, `--pgbouncer` or `--tracing`, with `--rounds N`: that comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
   const against = options.pgbouncer
     ? await measureThroughPgBouncer(options)
-    : await measureAgainst(options);
+    : options.tracing
+      ? await measureWithTracing(options)
+      : await measureAgainst(options);
   const report = renderComparison(
     options,
     `${machine}; load average after: ${loadAverage()}`,

@@ -9,7 +9,9 @@ export interface BenchOptions {
   against?: string;
   /** Measure the service direct against itself through PgBouncer in transaction mode. */
   pgbouncer: boolean;
-  /** With `against` or `pgbouncer`: only that comparison, this many alternating rounds, medians reported. */
+  /** Measure the service without tracing against itself tracing every request to a local receiver. */
+  tracing: boolean;
+  /** With `against`, `pgbouncer` or `tracing`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`); all when unset. */
   only?: readonly string[];
@@ -30,6 +32,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     profile: profileAt >= 0 ? (args[profileAt + 1] ?? 'S1') : undefined,
     against: againstAt >= 0 ? args[againstAt + 1] : undefined,
     pgbouncer: args.includes('--pgbouncer'),
+    tracing: args.includes('--tracing'),
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
   };

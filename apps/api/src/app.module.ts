@@ -1,4 +1,6 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { trace } from '@opentelemetry/api';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { READ_REPLICAS, ResourceKitModule } from '@app/resource-kit';
@@ -15,6 +17,8 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { ProductsModule } from './modules/products/products.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { UsersModule } from './modules/users/users.module';
+import { HandlerSpansInterceptor } from './telemetry/handler-spans.interceptor';
+import { tracingStarted } from './telemetry/tracing';
 
 @Module({})
 export class AppModule {
@@ -48,6 +52,7 @@ export class AppModule {
           namedStatements: config.database.type !== 'postgres' || config.database.pooler === 'none',
           title: 'Shop API',
           version: '1.0.0',
+          tracer: tracingStarted() ? trace.getTracer('resource-kit') : undefined,
         }),
         UsersModule,
         SessionsModule,
@@ -64,8 +69,14 @@ export class AppModule {
         ReplicaSet,
         // The kit's resources read from the replicas through the interface it declares.
         { provide: READ_REPLICAS, useExisting: ReplicaSet },
+        ...handlerSpans(),
       ],
       exports: [APP_CONFIG, ReplicaSet, READ_REPLICAS],
     };
   }
+}
+
+// Nest's handler spans, only when traces are exported (apps/api/src/telemetry).
+function handlerSpans(): Provider[] {
+  return tracingStarted() ? [{ provide: APP_INTERCEPTOR, useClass: HandlerSpansInterceptor }] : [];
 }

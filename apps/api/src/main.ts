@@ -1,5 +1,7 @@
 // First, before any native module loads: refuse an unsupported Node with a clear message.
 import './lifecycle/require-supported-node';
+// Then tracing, when the OTEL_* variables ask for it, before the modules it instruments load.
+import './telemetry/start-tracing';
 // Times are stored as UTC in zone-less columns on both engines; the process must agree.
 process.env.TZ = 'UTC';
 
@@ -13,6 +15,7 @@ import { AppConfig, loadConfig } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
 import { exitWithOneLine } from './lifecycle/exit';
 import { HttpDrain } from './lifecycle/http-drain';
+import { stopTracing } from './telemetry/tracing';
 
 // After the HTTP drain: how long closing the database and Redis may take.
 const CLOSE_MS = 2_000;
@@ -56,6 +59,8 @@ function stopOnSignals(app: INestApplication, drain: HttpDrain, graceMs: number)
       logger.warn(`${cut} request(s) still running after the grace period: answered 503`);
     const closed = await Promise.race([app.close().then(() => true), sleep(CLOSE_MS, false)]);
     if (!closed) logger.warn(`the database did not close within ${CLOSE_MS} ms; exiting anyway`);
+    // The last requests' spans, when tracing is on.
+    await Promise.race([stopTracing(), sleep(CLOSE_MS)]);
     logger.log('Stopped');
     process.exit(0);
   };

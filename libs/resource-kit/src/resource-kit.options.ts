@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { KeyCasing } from './metadata/naming';
 import type { PageLimits, PaginationStyle } from './query/pagination';
 
@@ -33,9 +34,16 @@ export interface ResourceKitOptions {
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
+  /**
+   * Traces each operation as a span `<verb> <type>` (OpenTelemetry) under the request's.
+   * Unset (the default): no span, and nothing on the request path to pay for it.
+   */
+  tracer?: Tracer;
 }
 
-export type ResolvedKitOptions = Readonly<Required<ResourceKitOptions>>;
+export type ResolvedKitOptions = Readonly<
+  Required<Omit<ResourceKitOptions, 'tracer'>> & Pick<ResourceKitOptions, 'tracer'>
+>;
 
 export const RESOURCE_KIT_OPTIONS = Symbol('RESOURCE_KIT_OPTIONS');
 
@@ -52,6 +60,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     namedStatements: options.namedStatements ?? true,
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',
+    tracer: options.tracer,
   });
 }
 

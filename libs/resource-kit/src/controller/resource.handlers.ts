@@ -21,6 +21,7 @@ import type { RequestContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { queryStringOf } from './resource-path.parser';
 import type { ResourceCall } from './resource.guard';
+import { traced } from './operation.span';
 
 /**
  * The operations of SPEC 1.1, each from a request to its answer: queries and bodies are
@@ -37,7 +38,11 @@ export class ResourceHandlers {
 
   /** Runs the call's operation and writes its answer. */
   async answer(call: ResourceCall, request: Request, response: Response): Promise<void> {
-    writeAnswer(request, response, await this.run(call, request, response));
+    const { tracer } = this.options;
+    const answer = tracer
+      ? await traced(tracer, call, request, () => this.run(call, request, response))
+      : await this.run(call, request, response);
+    writeAnswer(request, response, answer);
   }
 
   private run(call: ResourceCall, request: Request, response: Response): Promise<Answer> {
