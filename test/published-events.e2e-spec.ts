@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import asyncApiSpecs from '@asyncapi/specs';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { consumeShopEvents, type Delivery } from '../examples/events-consumer/consumer';
@@ -165,6 +168,50 @@ describe('events published to NATS JetStream', () => {
     // The relay removes the rows once the stream has acknowledged them.
     expect(await settled(service, 'events_outbox_pending', 0)).toBe(0);
     expect(await metric(service, 'events_published_total')).toBe(events.length);
+
+    // The AsyncAPI document describes every message as it was received.
+    const asyncApi = (await request(service.http).get('/asyncapi.json').expect(200)).body as {
+      channels: Record<string, { address: string }>;
+      components: { messages: { event: { payload: object } }; schemas: object };
+    };
+    const addresses = Object.values(asyncApi.channels).map((channel) => channel.address);
+    const payload = addFormats(new Ajv({ strict: false })).compile({
+      ...asyncApi.components.messages.event.payload,
+      components: asyncApi.components,
+    });
+    for (const delivery of deliveries) {
+      expect(addresses).toContain(delivery.subject);
+      expect(payload({ data: delivery.event })).toBe(true);
+    }
+  });
+
+  it('describes the published messages in an AsyncAPI 3 document derived from the declarations', async () => {
+    const { prefix, env } = publishing();
+    const service = await start(env);
+    const document = (await request(service.http).get('/asyncapi.json').expect(200)).body as {
+      asyncapi: string;
+      channels: Record<string, { address: string }>;
+      operations: Record<string, { action: string }>;
+    };
+    // The AsyncAPI schema bundles JSON Schema draft-07's meta-schema: Ajv's own stays out.
+    const validate = new Ajv({
+      strict: false,
+      validateFormats: false,
+      meta: false,
+      validateSchema: false,
+    }).compile(asyncApiSpecs.schemas['3.0.0']);
+    expect(validate(document)).toBe(true);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(document.asyncapi).toBe('3.0.0');
+    // A channel for each write a resource declares; none for the read-only resources.
+    expect(document.channels['orders.created'].address).toBe(`${prefix}.orders.created`);
+    expect(document.channels['orders.updated'].address).toBe(`${prefix}.orders.updated`);
+    expect(document.channels['orders.deleted']).toBeUndefined();
+    expect(document.channels['sessions.deleted'].address).toBe(`${prefix}.sessions.deleted`);
+    expect(Object.keys(document.channels).some((name) => name.startsWith('order_items.'))).toBe(
+      false,
+    );
+    expect(Object.values(document.operations).every((op) => op.action === 'receive')).toBe(true);
   });
 
   it('takes writes at normal speed while NATS is unreachable, and publishes them all once it returns', async () => {

@@ -42,7 +42,9 @@ export async function createApp(
   }
   // Resources live under the base path; the operations endpoints and /metrics stay at the root.
   if (config.basePath !== '/') {
-    app.setGlobalPrefix(config.basePath, { exclude: [...OPERATIONS_PATHS, 'metrics'] });
+    app.setGlobalPrefix(config.basePath, {
+      exclude: [...OPERATIONS_PATHS, 'metrics', 'asyncapi.json'],
+    });
   }
   return app;
 }

@@ -40,8 +40,8 @@ export interface PasswordHashConfig {
 
 /** Where the events are published (SPEC 1.14; docs/operations.md, "Published events"). */
 export interface EventPublishingConfig {
-  /** NATS servers, comma-separated `nats://` URLs. */
-  url: string;
+  /** NATS servers, comma-separated `nats://` URLs; unset: events are recorded, not published. */
+  url?: string;
   /** Events go to `<prefix>.<type>.<action>`. */
   subjectPrefix: string;
   /** The JetStream stream holding them, created when missing. */
@@ -80,8 +80,7 @@ export interface AppConfig {
   jwtSecret: string;
   jwt: JwtOptions;
   redisUrl?: string;
-  /** Unset (no NATS_URL): events are recorded, not published. */
-  eventPublishing?: EventPublishingConfig;
+  eventPublishing: EventPublishingConfig;
   http: HttpEdgeConfig;
   /** Bearer token GET /metrics requires; unset: open outside production, off in production. */
   metricsToken?: string;
@@ -123,9 +122,11 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     jwtSecret,
     jwt,
     redisUrl: env.REDIS_URL,
-    eventPublishing: env.NATS_URL
-      ? { url: env.NATS_URL, subjectPrefix: env.NATS_SUBJECT_PREFIX, stream: env.NATS_STREAM }
-      : undefined,
+    eventPublishing: {
+      url: env.NATS_URL,
+      subjectPrefix: env.NATS_SUBJECT_PREFIX,
+      stream: env.NATS_STREAM,
+    },
     http: httpEdgeConfig(env),
     metricsToken: env.METRICS_TOKEN,
     accountLimits: {

@@ -18,10 +18,12 @@ import { OutboxEntry } from './publishing/outbox-entry.entity';
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
-  private readonly subjectPrefix?: string;
+  private readonly publishing: boolean;
+  private readonly subjectPrefix: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.subjectPrefix = config.eventPublishing?.subjectPrefix;
+  constructor(@Inject(APP_CONFIG) { eventPublishing }: AppConfig) {
+    this.publishing = eventPublishing.url !== undefined;
+    this.subjectPrefix = eventPublishing.subjectPrefix;
   }
 
   onWrite({ action, definition, entity, context }: WriteEvent): void {
@@ -38,7 +40,7 @@ export class EventsRecorder implements WriteListener {
     });
     event.subject = { type: definition.type, id: subject.id };
     context.record(Event, event);
-    if (this.subjectPrefix !== undefined) context.record(OutboxEntry, this.messageOf(event));
+    if (this.publishing) context.record(OutboxEntry, this.messageOf(event));
   }
 
   // The message as a consumer receives it: the event as GET /events/{id} shows it.

@@ -50,13 +50,13 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly dataSource: DataSource,
     metrics: MetricsService,
   ) {
-    if (config.eventPublishing) this.watch(metrics);
+    if (config.eventPublishing.url) this.watch(metrics);
   }
 
   onApplicationBootstrap(): void {
-    const publishing = this.config.eventPublishing;
-    if (!publishing) return;
-    this.stream = new EventStream(publishing);
+    const { url, ...stream } = this.config.eventPublishing;
+    if (!url) return;
+    this.stream = new EventStream({ url, ...stream });
     this.running = this.relay(this.stream);
   }
 

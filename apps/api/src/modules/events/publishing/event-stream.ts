@@ -47,7 +47,7 @@ export class EventStream {
   private client?: JetStreamClient;
   private connected = false;
 
-  constructor(private readonly config: EventPublishingConfig) {
+  constructor(private readonly config: EventPublishingConfig & { url: string }) {
     this.connecting = this.connect();
   }
 
