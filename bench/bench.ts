@@ -17,7 +17,7 @@ import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderComparison, renderReport, RunResults } from './report';
-import { DATA_FILE, measureAll, portOf, SERVER_KINDS } from './scenarios';
+import { DATA_FILE, measureAll, portOf, SERVER_KINDS, serves } from './scenarios';
 import { RunningServer } from './servers';
 import { measureOutputValidation, soak } from './service-variants';
 import { hasWrk } from './wrk.runner';
@@ -39,7 +39,9 @@ async function main(): Promise<void> {
     return;
   }
   const probes = await checkIdentity(fixtures);
-  console.log(`Byte-identical answers from all three servers for ${probes} sample requests.`);
+  console.log(
+    `Byte-identical answers from all four servers for ${probes} sample requests (Feathers: S1, S2, S2f, S3).`,
+  );
   const machineBefore = await describeMachine();
   const run: RunResults = {
     options,
@@ -98,7 +100,10 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   );
   try {
     return await assertSameAnswers(
-      servers.map((server) => server.url),
+      servers.map((server) => ({
+        url: server.url,
+        serves: (scenario) => serves(server.options.kind, scenario),
+      })),
       fixtures,
     );
   } finally {

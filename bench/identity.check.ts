@@ -16,23 +16,33 @@ interface Probe extends Request {
 
 const FRESH = /"(id|created_at|updated_at)":"[^"]*"/g;
 
+/** A server the identity check asks: the service first. */
+export interface AskedServer {
+  url: string;
+  serves: (scenario: string) => boolean;
+}
+
 /**
  * Asks every server the same sample of requests, one server after another, and fails unless
- * each answers the service's status and exact bytes. The S6 probe adds a cart item and
- * deletes it again; S3 adds one product per server.
+ * each answers the service's status and exact bytes (for the scenarios it serves). The S6
+ * probe adds a cart item and deletes it again; S3 adds one product per server.
  */
-export async function assertSameAnswers(urls: string[], fixtures: Fixtures): Promise<number> {
-  const probes = await probesFor(urls[0], fixtures);
+export async function assertSameAnswers(
+  servers: AskedServer[],
+  fixtures: Fixtures,
+): Promise<number> {
+  const probes = await probesFor(servers[0].url, fixtures);
   for (const probe of probes) {
-    const answers: string[] = [];
-    for (const url of urls) answers.push(await answersOf(url, probe));
-    answers.slice(1).forEach((actual, index) => {
-      if (actual !== answers[0]) {
+    const [expected, ...others] = servers.filter((server) => server.serves(probe.scenario));
+    const answer = await answersOf(expected.url, probe);
+    for (const { url } of others) {
+      const actual = await answersOf(url, probe);
+      if (actual !== answer) {
         throw new Error(
-          `${probe.scenario} ${probe.method} ${probe.path}: ${urls[index + 1]} answers\n  ${actual}\nwhere the service answers\n  ${answers[0]}`,
+          `${probe.scenario} ${probe.method} ${probe.path}: ${url} answers\n  ${actual}\nwhere the service answers\n  ${answer}`,
         );
       }
-    });
+    }
   }
   return probes.length;
 }

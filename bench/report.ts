@@ -56,13 +56,16 @@ export function renderReport(run: RunResults): string {
 function table(run: RunResults, processes: 1 | 2): string {
   const servers = run.byProcesses[processes];
   const header =
-    '| scenario | service req/s | p50 ms | p99 ms | errors | RSS MiB | Nest req/s | raw req/s | vs Nest | vs raw |' +
+    '| scenario | service req/s | p50 ms | p99 ms | errors | RSS MiB | Nest req/s | Feathers req/s | raw req/s | vs Nest | vs Feathers | vs raw |' +
     (processes === 2 ? ' vs one process |' : '');
-  const rule = '| --- ' + '| ---: '.repeat(processes === 2 ? 10 : 9) + '|';
+  const rule = '| --- ' + '| ---: '.repeat(processes === 2 ? 12 : 11) + '|';
   const rows = SCENARIOS.map(({ name, title }) => {
     const service = servers.service[name];
-    const nest = servers.nest[name];
-    const raw = servers.raw[name];
+    const { nest, feathers, raw } = {
+      nest: servers.nest[name],
+      feathers: servers.feathers[name],
+      raw: servers.raw[name],
+    };
     const cells = [
       `${name} ${title}`,
       rate(service),
@@ -71,14 +74,16 @@ function table(run: RunResults, processes: 1 | 2): string {
       String(service?.errors ?? '—'),
       fixed(service?.rssMiB, 0),
       rate(nest),
+      rate(feathers),
       rate(raw),
       ratio(service, nest),
+      ratio(service, feathers),
       ratio(service, raw),
     ];
     if (processes === 2) cells.push(ratio(service, run.byProcesses[1].service[name]));
     return `| ${cells.join(' | ')} |`;
   });
-  const kinds = ['service', 'nest', 'raw'] as const;
+  const kinds = ['service', 'nest', 'feathers', 'raw'] as const;
   const rss = kinds.map((kind) => `${kind} ${fixed(maxRss(servers[kind]), 0)} MiB`);
   const errors = kinds.map((kind) => `${kind} ${totalErrors(servers[kind])}`);
   return [
@@ -94,20 +99,27 @@ function table(run: RunResults, processes: 1 | 2): string {
 function cpuTable(run: RunResults): string {
   const servers = run.byProcesses[1];
   const rows = SCENARIOS.map(({ name, title }) => {
-    const [service, nest, raw] = [servers.service[name], servers.nest[name], servers.raw[name]];
+    const [service, nest, feathers, raw] = [
+      servers.service[name],
+      servers.nest[name],
+      servers.feathers[name],
+      servers.raw[name],
+    ];
     const cells = [
       `${name} ${title}`,
       fixed(service?.cpuMicrosPerRequest, 0),
       fixed(nest?.cpuMicrosPerRequest, 0),
+      fixed(feathers?.cpuMicrosPerRequest, 0),
       fixed(raw?.cpuMicrosPerRequest, 0),
       times(cheaper(service, nest)),
+      times(cheaper(service, feathers)),
       times(cheaper(service, raw)),
     ];
     return `| ${cells.join(' | ')} |`;
   });
   return [
-    '| scenario | service µs/req | Nest µs/req | raw µs/req | vs Nest | vs raw |',
-    '| --- ' + '| ---: '.repeat(5) + '|',
+    '| scenario | service µs/req | Nest µs/req | Feathers µs/req | raw µs/req | vs Nest | vs Feathers | vs raw |',
+    '| --- ' + '| ---: '.repeat(7) + '|',
     ...rows,
   ].join('\n');
 }
@@ -202,6 +214,10 @@ function targets(run: RunResults): Target[] {
     vs('S2', one.nest, 1.3, 'hand-written Nest'),
     vs('S2f', one.nest, 1.3, 'hand-written Nest'),
     vs('S3', one.nest, 1.0, 'hand-written Nest'),
+    vs('S1', one.feathers, 1.0, 'Feathers 5 + Knex'),
+    vs('S2', one.feathers, 1.0, 'Feathers 5 + Knex'),
+    vs('S2f', one.feathers, 1.0, 'Feathers 5 + Knex'),
+    vs('S3', one.feathers, 1.0, 'Feathers 5 + Knex'),
     vs('S1', one.raw, 0.5, 'raw node:http + pg'),
     [
       'output validation costs <= 5% of S1',

@@ -36,11 +36,19 @@ export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
 
 export const DATA_FILE = join(BENCH.workDir, 'load-data.txt');
 
-const PORTS: Record<ServerKind, number> = { service: 4101, nest: 4102, raw: 4103 };
+const PORTS: Record<ServerKind, number> = { service: 4101, nest: 4102, raw: 4103, feathers: 4105 };
 /** A second service beside the first, started with other settings. */
 export const VARIANT_PORT = 4104;
 
-export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'raw'];
+export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'feathers', 'raw'];
+
+// The Feathers baseline serves the scenarios the performance issue compares it on.
+const FEATHERS_SCENARIOS = new Set<string>(['S1', 'S2', 'S2f', 'S3']);
+
+/** Whether a server of `kind` answers `scenario` (every server but Feathers answers all). */
+export function serves(kind: ServerKind, scenario: string): boolean {
+  return kind !== 'feathers' || FEATHERS_SCENARIOS.has(scenario);
+}
 
 /**
  * Starts the three servers side by side and runs each scenario on one after the other, so
@@ -55,11 +63,17 @@ export async function measureAll(
       RunningServer.start({ kind, port: PORTS[kind], processes }, `${kind}-${processes}p`),
     ),
   );
-  const results: Record<ServerKind, ServerResults> = { service: {}, nest: {}, raw: {} };
+  const results: Record<ServerKind, ServerResults> = {
+    service: {},
+    nest: {},
+    feathers: {},
+    raw: {},
+  };
   try {
     for (const { name } of scenariosOf(options)) {
       process.stdout.write(` ${name}`);
       for (const server of servers) {
+        if (!serves(server.options.kind, name)) continue;
         results[server.options.kind][name] = await measure(server, name, options);
       }
     }

@@ -3,12 +3,13 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, serverEnvironment } from './bench.config';
 
-export type ServerKind = 'service' | 'nest' | 'raw';
+export type ServerKind = 'service' | 'nest' | 'feathers' | 'raw';
 
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
   service: 'dist/apps/api/src/main.js',
   nest: 'dist/bench/bench/baselines/nest/main.js',
+  feathers: 'dist/bench/bench/baselines/feathers/feathers.server.js',
   raw: 'dist/bench/bench/baselines/raw/raw.server.js',
 };
 
@@ -16,6 +17,7 @@ const ENTRIES: Record<ServerKind, string> = {
 const PRODUCTION_NODE_ARGS: Record<ServerKind, string[]> = {
   service: ['--max-semi-space-size=16'],
   nest: [],
+  feathers: [],
   raw: [],
 };
 

@@ -69,6 +69,23 @@ export function productWire(row: ProductRow): object {
   };
 }
 
+/** What the service answers 400 for in a product's create: each problem, in its order. */
+export function productProblems(input: Record<string, unknown>): string[] {
+  const { name, description, price_cents, currency, stock } = input;
+  const problems: string[] = [];
+  if (typeof name !== 'string' || name.length < 1 || name.length > 200)
+    problems.push('data.name must be a string of 1 to 200 characters');
+  if (description != null && (typeof description !== 'string' || description.length > 2000))
+    problems.push('data.description must be a string of at most 2000 characters');
+  if (!Number.isInteger(price_cents) || (price_cents as number) < 0)
+    problems.push('data.price_cents must be an integer of at least 0');
+  if (!Number.isInteger(stock) || (stock as number) < 0)
+    problems.push('data.stock must be an integer of at least 0');
+  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)))
+    problems.push('data.currency must be a currency code');
+  return problems;
+}
+
 export function cartWire(row: CartRow): object {
   return {
     type: 'carts',

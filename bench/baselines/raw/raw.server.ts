@@ -13,6 +13,7 @@ import {
   cartWire,
   PageCursors,
   ProductRow,
+  productProblems,
   productWire,
   SETTINGS,
 } from '../shop.wire';
@@ -136,22 +137,6 @@ async function createProduct(caller: Caller, input: Record<string, unknown>): Pr
     await recordEvent(client, 'created', 'products', id, caller.id);
   });
   return product;
-}
-
-function productProblems(input: Record<string, unknown>): string[] {
-  const { name, description, price_cents, currency, stock } = input;
-  const problems: string[] = [];
-  if (typeof name !== 'string' || name.length < 1 || name.length > 200)
-    problems.push('data.name must be a string of 1 to 200 characters');
-  if (description != null && (typeof description !== 'string' || description.length > 2000))
-    problems.push('data.description must be a string of at most 2000 characters');
-  if (!Number.isInteger(price_cents) || (price_cents as number) < 0)
-    problems.push('data.price_cents must be an integer of at least 0');
-  if (!Number.isInteger(stock) || (stock as number) < 0)
-    problems.push('data.stock must be an integer of at least 0');
-  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)))
-    problems.push('data.currency must be a currency code');
-  return problems;
 }
 
 async function createCartItem(

@@ -92,6 +92,38 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('publishes events only with NATS_URL, and refuses subjects and streams NATS would not take', () => {
+    const env = { NODE_ENV: 'test' };
+    expect(loadConfig(env).eventPublishing).toEqual({
+      url: undefined,
+      subjectPrefix: 'shop.events',
+      stream: 'SHOP_EVENTS',
+    });
+    const config = loadConfig({
+      ...env,
+      NATS_URL: 'nats://a:4222,nats://b:4222',
+      NATS_SUBJECT_PREFIX: 'acme.shop',
+      NATS_STREAM: 'ACME_SHOP',
+    });
+    expect(config.eventPublishing).toEqual({
+      url: 'nats://a:4222,nats://b:4222',
+      subjectPrefix: 'acme.shop',
+      stream: 'ACME_SHOP',
+    });
+    expect(
+      problemsOf({
+        ...env,
+        NATS_URL: 'a:4222',
+        NATS_SUBJECT_PREFIX: 'shop.>',
+        NATS_STREAM: 'shop events',
+      }),
+    ).toEqual([
+      'NATS_URL must be nats:// URLs separated by commas',
+      'NATS_SUBJECT_PREFIX must be dot-separated tokens of letters, digits, _ and -',
+      'NATS_STREAM must be 1 to 64 letters, digits, _ and -',
+    ]);
+  });
+
   it('reads DATABASE_POOLER, and refuses a pool mode it does not know', () => {
     const env = { NODE_ENV: 'test', DATABASE_URL: 'postgres://u@pgbouncer:6432/shop' };
     const config = loadConfig({ ...env, DATABASE_POOLER: 'transaction' });
