@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { transactionPoolerClient } from './transaction-pooler';
+import { utcTimestamps } from './utc-timestamps';
 
 // Bounded waits, so that a database outage becomes a quick error (503), never a hung request
 // (the statement timeout, which also bounds lock waits, is configuration).
@@ -29,6 +30,8 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       extra: {
         max: 10,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // Timestamps read without postgres-date, the largest share of a page's CPU.
+        types: utcTimestamps,
         ...sessionSettings(database),
       },
     };
