@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   newRow,
-  readResourceDefinition,
+  ResourceRegistry,
   serializeResource,
   WriteEvent,
   WriteListener,
@@ -21,7 +21,10 @@ export class EventsRecorder implements WriteListener {
   private readonly publishing: boolean;
   private readonly subjectPrefix: string;
 
-  constructor(@Inject(APP_CONFIG) { eventPublishing }: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) { eventPublishing }: AppConfig,
+    private readonly registry: ResourceRegistry,
+  ) {
     this.publishing = eventPublishing.url !== undefined;
     this.subjectPrefix = eventPublishing.subjectPrefix;
   }
@@ -43,9 +46,11 @@ export class EventsRecorder implements WriteListener {
     if (this.publishing) context.record(OutboxEntry, this.messageOf(event));
   }
 
-  // The message as a consumer receives it: the event as GET /events/{id} shows it.
+  // The message as a consumer receives it: the event as GET /events/{id} shows it, from the
+  // definition the kit serves it with (its key casing included).
   private messageOf(event: Event): Omit<OutboxEntry, 'position'> {
-    const wire = serializeResource(readResourceDefinition(Event), event, { created: false });
+    const { definition } = this.registry.serviceOf(Event);
+    const wire = serializeResource(definition, event, { created: false });
     return {
       eventId: event.id,
       subject: `${this.subjectPrefix}.${event.subject.type}.${event.action}`,
