@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   }
   const probes = await checkIdentity(fixtures);
   console.log(
-    `Byte-identical answers from all four servers for ${probes} sample requests (Feathers: S1, S2, S2f, S3).`,
+    `Byte-identical answers from all ${SERVER_KINDS.length} servers for ${probes} sample requests (Feathers: S1, S2, S2f, S3).`,
   );
   const machineBefore = await describeMachine();
   const run: RunResults = {

@@ -36,11 +36,25 @@ export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
 
 export const DATA_FILE = join(BENCH.workDir, 'load-data.txt');
 
-const PORTS: Record<ServerKind, number> = { service: 4101, nest: 4102, raw: 4103, feathers: 4105 };
+const PORTS: Record<ServerKind, number> = {
+  service: 4101,
+  nest: 4102,
+  raw: 4103,
+  feathers: 4105,
+  nestFastify: 4106,
+};
 /** A second service beside the first, started with other settings. */
 export const VARIANT_PORT = 4104;
 
-export const SERVER_KINDS: ServerKind[] = ['service', 'nest', 'feathers', 'raw'];
+/** The peers the service is measured against, in the order of the report's columns. */
+export const BASELINES: readonly { kind: Exclude<ServerKind, 'service'>; label: string }[] = [
+  { kind: 'nest', label: 'Nest express' },
+  { kind: 'nestFastify', label: 'Nest fastify' },
+  { kind: 'feathers', label: 'Feathers' },
+  { kind: 'raw', label: 'raw' },
+];
+
+export const SERVER_KINDS: ServerKind[] = ['service', ...BASELINES.map(({ kind }) => kind)];
 
 // The Feathers baseline serves the scenarios the performance issue compares it on.
 const FEATHERS_SCENARIOS = new Set<string>(['S1', 'S2', 'S2f', 'S3']);
@@ -51,7 +65,7 @@ export function serves(kind: ServerKind, scenario: string): boolean {
 }
 
 /**
- * Starts the three servers side by side and runs each scenario on one after the other, so
+ * Starts the servers side by side and runs each scenario on one after the other, so
  * that the figures a ratio compares are taken seconds apart, not minutes.
  */
 export async function measureAll(
@@ -63,12 +77,10 @@ export async function measureAll(
       RunningServer.start({ kind, port: PORTS[kind], processes }, `${kind}-${processes}p`),
     ),
   );
-  const results: Record<ServerKind, ServerResults> = {
-    service: {},
-    nest: {},
-    feathers: {},
-    raw: {},
-  };
+  const results = Object.fromEntries(SERVER_KINDS.map((kind) => [kind, {}])) as Record<
+    ServerKind,
+    ServerResults
+  >;
   try {
     for (const { name } of scenariosOf(options)) {
       process.stdout.write(` ${name}`);

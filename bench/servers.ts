@@ -3,12 +3,13 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, serverEnvironment } from './bench.config';
 
-export type ServerKind = 'service' | 'nest' | 'feathers' | 'raw';
+export type ServerKind = 'service' | 'nest' | 'nestFastify' | 'feathers' | 'raw';
 
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
   service: 'dist/apps/api/src/main.js',
   nest: 'dist/bench/bench/baselines/nest/main.js',
+  nestFastify: 'dist/bench/bench/baselines/nest/fastify.main.js',
   feathers: 'dist/bench/bench/baselines/feathers/feathers.server.js',
   raw: 'dist/bench/bench/baselines/raw/raw.server.js',
 };
@@ -17,6 +18,7 @@ const ENTRIES: Record<ServerKind, string> = {
 const PRODUCTION_NODE_ARGS: Record<ServerKind, string[]> = {
   service: ['--max-semi-space-size=16'],
   nest: [],
+  nestFastify: [],
   feathers: [],
   raw: [],
 };
