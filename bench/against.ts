@@ -20,7 +20,10 @@ export interface AgainstResults {
   other: string;
   current: ServerResults;
   previous: ServerResults;
-  /** Alternating rounds measured; each figure is the round with the median CPU per request. */
+  /**
+   * Alternating rounds measured; each figure is the round with the median CPU per request,
+   * the RSS the largest of all rounds.
+   */
   rounds: number;
   /** Per scenario, the median over rounds of this CPU per request over that one's, minus 1. */
   cpuChange: Partial<Record<ScenarioName, number>>;
@@ -76,9 +79,18 @@ export async function measureWithTracing(options: BenchOptions): Promise<Against
   }
 }
 
+/**
+ * `--node-args "FLAGS"`: this service as production starts it against the same build started
+ * with FLAGS after production's own (V8's heap settings, say), as `--against` does.
+ */
+export async function measureWithNodeArgs(options: BenchOptions): Promise<AgainstResults> {
+  const nodeArgs = [...options.nodeArgs!];
+  return measureSideBySide(`this build started with ${nodeArgs.join(' ')}`, { nodeArgs }, options);
+}
+
 async function measureSideBySide(
   other: string,
-  otherServer: Pick<ServerOptions, 'root' | 'extraEnv'>,
+  otherServer: Pick<ServerOptions, 'root' | 'extraEnv' | 'nodeArgs'>,
   options: BenchOptions,
 ): Promise<AgainstResults> {
   const [current, previous] = await Promise.all([
@@ -108,8 +120,8 @@ async function measureSideBySide(
       }
       const list = (side: Measurement[]) => side.map((m) => cpu(m).toFixed(0)).join(' ');
       process.stdout.write(`\n  µs/request, this: ${list(now)}; that: ${list(before)}\n`);
-      results.current[name] = median(now, cpu);
-      results.previous[name] = median(before, cpu);
+      results.current[name] = medianRound(now);
+      results.previous[name] = medianRound(before);
       // The two of a round ran seconds apart: their ratio moves less than either figure.
       const changes = now.map((m, round) => cpu(m) / cpu(before[round]) - 1);
       results.cpuChange[name] = median(changes, (change) => change);
@@ -121,6 +133,12 @@ async function measureSideBySide(
 }
 
 const cpu = (measurement: Measurement) => measurement.cpuMicrosPerRequest;
+
+// The round with the median CPU per request, with the largest RSS of all rounds: memory
+// after the load is what the side reached, not what one round left.
+function medianRound(rounds: Measurement[]): Measurement {
+  return { ...median(rounds, cpu), rssMiB: Math.max(...rounds.map((m) => m.rssMiB)) };
+}
 
 function median<T>(values: T[], by: (value: T) => number): T {
   const sorted = [...values].sort((a, b) => by(a) - by(b));

@@ -3,7 +3,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { measureAgainst, measureThroughPgBouncer, measureWithTracing } from './against';
+import {
+  measureAgainst,
+  measureThroughPgBouncer,
+  measureWithNodeArgs,
+  measureWithTracing,
+} from './against';
 import { BENCH } from './bench.config';
 import {
   connect,
@@ -34,7 +39,10 @@ async function main(): Promise<void> {
     console.log(await profileService(options.profile, options));
     return;
   }
-  if ((options.against || options.pgbouncer || options.tracing) && options.rounds) {
+  if (
+    (options.against || options.pgbouncer || options.tracing || options.nodeArgs) &&
+    options.rounds
+  ) {
     await compareOnly(options);
     return;
   }
@@ -111,14 +119,17 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR`, `--pgbouncer` or `--tracing`, with `--rounds N`: that comparison alone.
+// `--against DIR`, `--pgbouncer`, `--tracing` or `--node-args`, with `--rounds N`: that
+// comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
   const against = options.pgbouncer
     ? await measureThroughPgBouncer(options)
     : options.tracing
       ? await measureWithTracing(options)
-      : await measureAgainst(options);
+      : options.nodeArgs
+        ? await measureWithNodeArgs(options)
+        : await measureAgainst(options);
   const report = renderComparison(
     options,
     `${machine}; load average after: ${loadAverage()}`,

@@ -11,7 +11,9 @@ export interface BenchOptions {
   pgbouncer: boolean;
   /** Measure the service without tracing against itself tracing every request to a local receiver. */
   tracing: boolean;
-  /** With `against`, `pgbouncer` or `tracing`: only that comparison, this many alternating rounds, medians reported. */
+  /** Measure the service as production starts it against the same build with these node flags. */
+  nodeArgs?: readonly string[];
+  /** With `against`, `pgbouncer`, `tracing` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`); all when unset. */
   only?: readonly string[];
@@ -23,6 +25,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   const againstAt = args.indexOf('--against');
   const roundsAt = args.indexOf('--rounds');
   const onlyAt = args.indexOf('--only');
+  const nodeArgsAt = args.indexOf('--node-args');
   return {
     warmupSeconds: quick ? 1 : 3,
     measureSeconds: quick ? 3 : 10,
@@ -33,6 +36,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     against: againstAt >= 0 ? args[againstAt + 1] : undefined,
     pgbouncer: args.includes('--pgbouncer'),
     tracing: args.includes('--tracing'),
+    nodeArgs: nodeArgsAt >= 0 ? args[nodeArgsAt + 1]?.split(' ').filter(Boolean) : undefined,
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
   };

@@ -175,14 +175,16 @@ function againstLines(against: AgainstResults | undefined): string[] {
       fixed(now?.cpuMicrosPerRequest, 0),
       fixed(before?.cpuMicrosPerRequest, 0),
       change === undefined ? '—' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`,
+      fixed(now?.rssMiB, 0),
+      fixed(before?.rssMiB, 0),
     ];
     return `| ${cells.join(' | ')} |`;
   });
   return [
     `### Against ${other} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
     '',
-    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request |',
-    '| --- ' + '| ---: '.repeat(6) + '|',
+    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request | this RSS MiB (max) | that RSS MiB (max) |',
+    rule(9),
     ...rows,
     '',
   ];

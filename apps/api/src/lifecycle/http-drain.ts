@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { InFlight } from './in-flight';
 
 // How long the service keeps its port open, answering 503, before it stops accepting: a
 // client whose connection or request was already on its way (a TCP handshake retried after
@@ -16,7 +17,7 @@ const FLUSH_MS = 500;
  * 503 rather than reset.
  */
 export class HttpDrain {
-  private readonly inFlight = new Set<Response>();
+  private readonly inFlight = new InFlight<Response>();
   private draining = false;
   private onIdle?: () => void;
 
@@ -25,9 +26,9 @@ export class HttpDrain {
   /** Express middleware, first in the chain: counts each request in, or refuses it while draining. */
   readonly admit = (_request: Request, response: Response, next: NextFunction): void => {
     if (this.draining) return answerUnavailable(response, 'the service is shutting down');
-    this.inFlight.add(response);
+    const entry = this.inFlight.add(response);
     response.once('close', () => {
-      this.inFlight.delete(response);
+      entry.remove();
       if (this.inFlight.size === 0) this.onIdle?.();
     });
     next();
