@@ -78,7 +78,7 @@ export class ResourceGuard implements CanActivate {
       assertPermitted(level, undefined);
       return admit(undefined);
     }
-    return this.authenticator.callerOf(request, response, level).then(admit);
+    return this.authenticator.callerOf(request, level).then(admit);
   }
 
   private readonly isType = (segment: string): boolean =>
