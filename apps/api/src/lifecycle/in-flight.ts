@@ -11,12 +11,12 @@ interface Link<T> extends InFlightEntry {
 
 /**
  * The items in flight (responses not yet closed), as a doubly linked list whose removed links
- * let go of everything. Not a Set: a long-lived Set that every request passes through is
- * rehashed as it churns, and the tables it outgrows keep their entries; once such a table
- * has reached V8's old generation, each young object it still names survives every young
- * collection until the next full one, and so does all that object reaches (the request, the
- * response, their headers). Under S1 load a Set here promoted 1.7 MB per young collection;
- * this list, nothing measurable (docs/performance.md, "Memory").
+ * let go of everything. Not a Set: under S1 load a Set here made V8 promote every request and
+ * response to the old generation (1.7 MB per young collection; this list, nothing measurable:
+ * docs/performance.md, "Memory"). Most likely because a Set that every request passes
+ * through is rehashed as it churns and the tables it outgrows keep their entries: once such
+ * a table is old, each young object it names outlives young collections until the next full
+ * one, with all it reaches.
  */
 export class InFlight<T> implements Iterable<T> {
   private head?: Link<T>;
