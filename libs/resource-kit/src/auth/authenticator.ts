@@ -12,7 +12,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 /**
  * The caller of an operation with the given access level: public needs no token (a valid one
  * still identifies the caller, a bad one is ignored), others a valid bearer token (401), admin
- * an administrator (403). Passport runs only when a token is sent. A token that could not be
+ * an administrator (403). The strategies run only when a token is sent. A token that could not be
  * checked (the session lookup failed) is an error for the exception handling (503), never 401
  * and never a silently anonymous caller.
  */
@@ -26,11 +26,8 @@ export class Authenticator {
     this.attempts = [staticTokens, jwt].map(attemptOn);
   }
 
+  /** The caller a request's bearer token names; the guard asks only when a token is sent. */
   async callerOf(request: Request, level: AccessLevel | undefined): Promise<Caller | undefined> {
-    if (request.headers.authorization === undefined) {
-      assertPermitted(level, undefined);
-      return undefined;
-    }
     const caller = await this.verify(request);
     if (!caller) {
       // A security event for the operator: someone presents a token that does not hold.
