@@ -18,5 +18,5 @@ export function revisionOf(
   for (const { property } of revisions.definition.attributes) {
     if (property in source && !OWN_MEMBERS.has(property)) revision[property] = source[property];
   }
-  return (offset) => revisions.table.writes.numberedInsertion(revision, 'revision', owner, offset);
+  return revisions.table.writes.numberedInsertion(revision, 'revision', owner);
 }

@@ -21,8 +21,8 @@ export interface WriteContext extends RequestContext {
    * Inserts a row (an audit event, an outbox entry) together with the write's own last
    * statements, in one round trip on PostgreSQL; it commits or rolls back with the write.
    * `entity` is a declared resource or any other TypeORM entity; its generated columns (an
-   * increment) are left to the database. Nothing in the transaction sees the row before the
-   * write's work is done.
+   * increment) are left to the database. The row is taken as it is when recorded; nothing in
+   * the transaction sees it before the write's work is done.
    */
   record(entity: EntityClass, row: object): void;
 }

@@ -200,7 +200,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
         { ...newRow(), ...this.ownedBy(context, input) },
       );
       await this.beforeCreate(entity, write);
-      await this.table.writes.insert(write.manager, entity);
+      if (this.readsAfterWrite()) await this.table.writes.insert(write.manager, entity);
+      else batch.add(this.table.writes.insertion(entity));
       await this.written(entity, 'created', write, batch);
       await this.rememberAnswer(entity, write);
       return entity;
@@ -336,6 +337,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     );
   }
 
+  // Only an `afterWrite` hook may read the new row before the commit; without one, the row's
+  // INSERT goes with the batch (its revision, its event): one round trip fewer per create.
+  private readsAfterWrite(): boolean {
+    return this.afterWrite !== ResourceService.prototype.afterWrite;
+  }
+
   private expiresWith(): string | undefined {
     return this.definition.idempotency ? this.definition.idempotency.expiresWith : undefined;
   }
@@ -361,7 +368,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     });
   }
 
-  // The write's revision and the listener's rows go in one batch, sent after its work.
+  // A created row (see readsAfterWrite), the write's revision and the listener's rows go in
+  // one batch, sent after the write's work.
   private inTransaction<R>(
     context: RequestContext,
     work: (write: WriteContext, batch: WriteBatch) => Promise<R>,
@@ -369,7 +377,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return this.transactions.run(async (manager) => {
       const batch = this.transactions.batch();
       const record = (entity: EntityClass, row: object) =>
-        batch.add((offset) => this.registry.tableOf(entity).writes.insertion(row, offset));
+        batch.add(this.registry.tableOf(entity).writes.insertion(row));
       const result = await work({ ...context, manager, record }, batch);
       await batch.flush(manager);
       return result;

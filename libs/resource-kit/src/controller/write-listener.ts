@@ -14,6 +14,9 @@ export interface WriteEvent {
 /**
  * Implemented by the service to observe every write of every resource (an audit trail,
  * an outbox). Provide it under WRITE_LISTENER; the kit finds it wherever it is declared.
+ * Its rows go through `context.record`. A created row is written with them, in the write's
+ * last statement, unless its resource has an `afterWrite` hook: read the entity given, not
+ * its table.
  */
 export interface WriteListener {
   onWrite(event: WriteEvent): Promise<void> | void;

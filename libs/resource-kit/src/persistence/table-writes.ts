@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { runStatement, type ResourceTable } from './resource-table';
+import type { PendingStatement } from './write.batch';
 
 type Row = Record<string, unknown>;
 
@@ -26,30 +27,39 @@ export class TableWrites<T extends object> {
 
   /** Inserts every column of `entity`; an absent value takes its column's declared default. */
   async insert(manager: EntityManager, entity: T): Promise<void> {
-    const { sql, values } = this.insertion(entity);
+    const { sql, values } = this.insertion(entity)(0);
     await runStatement(manager, sql, values);
   }
 
-  /** The INSERT of `entity`, to run now or batched with others. */
-  insertion(entity: T, offset = 0): Statement {
+  /**
+   * The INSERT of `entity` as it is now, to run now or batched with others. Its defaults are
+   * set on it at once, so that what the write answers and records holds them.
+   */
+  insertion(entity: T): PendingStatement {
     const record = withDefaults(entity as Row, this.inserted);
-    const sql = this.sqlFor(`insert ${offset}`, () => this.insertSql(this.inserted, [], offset));
-    return { sql, values: this.values(record, this.inserted) };
+    const values = this.values(record, this.inserted);
+    return (offset) => ({
+      sql: this.sqlFor(`insert ${offset}`, () => this.insertSql(this.inserted, [], offset)),
+      values,
+    });
   }
 
   /**
    * The INSERT of `entity` numbered as the next `counter` among the rows with its `per` value
    * (revisions 1..n of one resource), counted by the same statement.
    */
-  numberedInsertion(entity: T, counter: string, per: string, offset = 0): Statement {
+  numberedInsertion(entity: T, counter: string, per: string): PendingStatement {
     const others = this.inserted.filter((column) => column.propertyName !== counter);
     const record = withDefaults(entity as Row, others);
-    const sql = this.sqlFor(`numbered ${counter} ${per} ${offset}`, () => {
-      const next = this.table.dialect.placeholder(offset + others.length + 1);
-      const count = `(SELECT COALESCE(MAX(${this.quoted(counter)}), 0) + 1 FROM ${this.table.name} WHERE ${this.quoted(per)} = ${next})`;
-      return this.insertSql(others, [[this.quoted(counter), count]], offset);
+    const values = [...this.values(record, others), this.table.prepare(per, record[per])];
+    return (offset) => ({
+      sql: this.sqlFor(`numbered ${counter} ${per} ${offset}`, () => {
+        const next = this.table.dialect.placeholder(offset + others.length + 1);
+        const count = `(SELECT COALESCE(MAX(${this.quoted(counter)}), 0) + 1 FROM ${this.table.name} WHERE ${this.quoted(per)} = ${next})`;
+        return this.insertSql(others, [[this.quoted(counter), count]], offset);
+      }),
+      values,
     });
-    return { sql, values: [...this.values(record, others), this.table.prepare(per, record[per])] };
   }
 
   /** Writes every column of `entity` to its row (locked by the write that read it). */

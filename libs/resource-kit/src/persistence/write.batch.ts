@@ -6,9 +6,9 @@ import type { Statement } from './table-writes';
 export type PendingStatement = (offset: number) => Statement;
 
 /**
- * Inserts that commit with a write (its revision, its audit event), sent together when the
- * write's own work is done: on PostgreSQL as one statement (data-modifying WITH clauses, one
- * round trip); on SQLite, in process, one after another.
+ * Inserts that commit with a write (a created row, its revision, its audit event), sent
+ * together when the write's own work is done: on PostgreSQL as one statement (data-modifying
+ * WITH clauses, one round trip); on SQLite, in process, one after another.
  */
 export class WriteBatch {
   private readonly pending: PendingStatement[] = [];
