@@ -12,6 +12,7 @@ type Operation = {
   description?: string;
   deprecated?: boolean;
   security: unknown[];
+  requestBody?: unknown;
   parameters: ({ $ref: string } | { name: string; in: string; description?: string })[];
   responses: Record<string, { description: string; content?: unknown; headers?: object }>;
 };
@@ -183,6 +184,9 @@ describe('API documentation', () => {
             'application/json': { schema: { $ref: '#/components/schemas/Error' } },
           });
       }
+      // Headers too large are refused before any route; a body too large before any handler.
+      expect(operation.responses).toHaveProperty('431');
+      if (operation.requestBody) expect(operation.responses).toHaveProperty('413');
       const needsToken = operation.security.length > 0;
       if (needsToken) expect(operation.responses['401'].headers).toHaveProperty('WWW-Authenticate');
     }
@@ -196,12 +200,21 @@ describe('API documentation', () => {
       '415',
       '422',
       '429',
+      '431',
       '500',
       '503',
     ]);
     expect(body.paths['/sessions'].post.responses['429'].headers).toHaveProperty('Retry-After');
     // Public reads: no 401; admin writes: 401 and 403; ETags: 304 and 412.
-    expect(statuses('/products/{id}', 'get')).toEqual(['200', '304', '400', '404', '500', '503']);
+    expect(statuses('/products/{id}', 'get')).toEqual([
+      '200',
+      '304',
+      '400',
+      '404',
+      '431',
+      '500',
+      '503',
+    ]);
     expect(statuses('/products/{id}', 'delete')).toEqual([
       '200',
       '400',
@@ -210,6 +223,7 @@ describe('API documentation', () => {
       '404',
       '409',
       '412',
+      '431',
       '500',
       '503',
     ]);
@@ -220,6 +234,7 @@ describe('API documentation', () => {
       '401',
       '404',
       '412',
+      '431',
       '500',
       '503',
     ]);
@@ -234,15 +249,36 @@ describe('API documentation', () => {
       '412',
       '413',
       '415',
+      '431',
       '500',
       '503',
     ]);
-    expect(statuses('/products', 'get')).toEqual(['200', '400', '500', '503']);
+    expect(statuses('/products', 'get')).toEqual(['200', '400', '431', '500', '503']);
     expect(body.paths['/orders/{id}'].description).toBe(
       'Methods: GET, PATCH. Any other method answers 405 with Allow: GET, PATCH and the error envelope.',
     );
     const refused = await request(service.http).delete('/api/orders/any').expect(405);
     expect(refused.headers.allow).toBe('GET, PATCH');
+  });
+
+  it('answers headers too large (431) and a body too large (413) as the document lists them', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const validate = new Ajv2020({ strict: false }).compile(body.components.schemas.Error);
+    const tooLong = await request(service.http)
+      .get('/api/products')
+      .set('Authorization', `Bearer ${'x'.repeat(20_000)}`)
+      .expect(431);
+    expect(body.paths['/products'].get.responses).toHaveProperty('431');
+    expect(tooLong.headers['content-type']).toMatch(/^application\/json/);
+    expect([tooLong.body, validate(tooLong.body)]).toEqual([tooLong.body, true]);
+    // Sign-up is public: a body too large is refused before anything reads it.
+    const tooBig = await request(service.http)
+      .post('/api/users')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ data: { type: 'users', name: 'x'.repeat(2_000_000) } }))
+      .expect(413);
+    expect(body.paths['/users'].post.responses).toHaveProperty('413');
+    expect([tooBig.body, validate(tooBig.body)]).toEqual([tooBig.body, true]);
   });
 
   it('types each filter by its attribute and operators, and lists the allowed orders', async () => {

@@ -3533,6 +3533,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -3637,6 +3646,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used for another request (another body or path) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -3772,6 +3790,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -3854,6 +3881,15 @@ export interface operations {
       };
       /** @description If-Match does not name the current ETag: nothing changed */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -3982,6 +4018,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -4098,6 +4143,15 @@ export interface operations {
       };
       /** @description No such cart_items, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -4233,6 +4287,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -4334,6 +4397,15 @@ export interface operations {
         headers: {
           /** @description Bearer */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4456,6 +4528,15 @@ export interface operations {
       };
       /** @description No such carts, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -4591,6 +4672,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -4715,6 +4805,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -4821,6 +4920,15 @@ export interface operations {
         headers: {
           /** @description Bearer */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4948,6 +5056,15 @@ export interface operations {
       };
       /** @description No such events, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -5083,6 +5200,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -5194,6 +5320,15 @@ export interface operations {
         headers: {
           /** @description Bearer */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5326,6 +5461,15 @@ export interface operations {
       };
       /** @description No such order_items, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -5466,6 +5610,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -5594,6 +5747,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -5711,6 +5873,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -5815,6 +5986,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used for another request (another body or path) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -5955,6 +6135,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -6085,6 +6274,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -6206,6 +6404,15 @@ export interface operations {
       };
       /** @description No such orders, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -6342,6 +6549,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -6446,6 +6662,15 @@ export interface operations {
       };
       /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -6580,6 +6805,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -6697,6 +6931,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -6791,6 +7034,15 @@ export interface operations {
       };
       /** @description A query parameter is unknown or does not parse (every problem listed) */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -6918,6 +7170,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -7035,6 +7296,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -7135,6 +7405,15 @@ export interface operations {
       };
       /** @description If-Match does not name the current ETag: nothing changed */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -7256,6 +7535,15 @@ export interface operations {
       };
       /** @description The body is not application/json */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -7386,6 +7674,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -7477,6 +7774,15 @@ export interface operations {
         headers: {
           /** @description Bearer */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -7605,6 +7911,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -7718,6 +8033,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -7800,6 +8124,15 @@ export interface operations {
       };
       /** @description If-Match does not name the current ETag: nothing changed */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -7935,6 +8268,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -8047,6 +8389,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -8140,6 +8491,15 @@ export interface operations {
       };
       /** @description The Idempotency-Key was used for another request (another body or path) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -8275,6 +8635,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -8366,6 +8735,15 @@ export interface operations {
       };
       /** @description If-Match does not name the current ETag: nothing changed */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -8487,6 +8865,15 @@ export interface operations {
       };
       /** @description The body is not application/json */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -8617,6 +9004,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
       500: {
         headers: {
@@ -8719,6 +9115,15 @@ export interface operations {
       };
       /** @description No such users, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -8848,6 +9253,15 @@ export interface operations {
       };
       /** @description No such users, or not visible to the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
         headers: {
           [name: string]: unknown;
         };

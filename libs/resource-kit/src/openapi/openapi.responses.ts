@@ -76,6 +76,8 @@ function kitStatuses(
     [412, retry.includes(412) && 'If-Match does not name the current ETag: nothing changed'],
     [413, writes && 'The body is larger than the limit'],
     [415, writes && 'The body is not application/json'],
+    // Node's HTTP parser refuses the request before any route: every operation can answer it.
+    [431, 'The request headers are larger than the server accepts'],
     [
       422,
       retry.includes(422) &&
