@@ -12,6 +12,7 @@ import { ResourceRegistry } from './controller/resource-registry';
 import { ResourceHandlers } from './controller/resource.handlers';
 import { ResourceGuard } from './controller/resource.guard';
 import { ResourceRoutesCheck } from './controller/resource-routes.check';
+import { SqliteFunctions } from './persistence/sqlite-functions';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
@@ -81,6 +82,7 @@ export class ResourceKitModule implements OnModuleInit {
         ResourceHandlers,
         ResourceRoutesCheck,
         TransactionRunner,
+        SqliteFunctions,
         JsonBodyReader,
         UnroutedResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },

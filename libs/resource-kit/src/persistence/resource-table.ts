@@ -6,6 +6,7 @@ import type { QueryResult } from 'typeorm/query-runner/QueryResult';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityClass } from '../metadata/definition';
 import { createRowMapper, MappedColumn, Row } from './row.mapper';
+import { dialectOf } from './sql-dialects';
 import {
   compileSelect,
   CompiledSelect,
@@ -156,10 +157,4 @@ function postgresPool(dataSource: DataSource): Pool | undefined {
   return dataSource.driver instanceof PostgresDriver
     ? (dataSource.driver.master as Pool)
     : undefined;
-}
-
-function dialectOf(dataSource: DataSource): SqlDialect {
-  return dataSource.options.type === 'better-sqlite3'
-    ? { placeholder: () => '?', lock: '' }
-    : { placeholder: (index) => `$${index}`, lock: ' FOR UPDATE' };
 }

@@ -1,13 +1,12 @@
 import type { OrderKey } from '../query/order.parser';
-import { compileSelect, SelectShape, shapeKey, SqlDialect, TableSql } from './select.compiler';
+import { compileSelect, SelectShape, shapeKey, TableSql } from './select.compiler';
+import { POSTGRES_DIALECT as postgres, SQLITE_DIALECT as sqlite } from './sql-dialects';
 
 const table: TableSql = {
   from: '"widgets" "resource"',
   selectList: '"resource"."id" AS "id", "resource"."name" AS "name"',
   column: (property) => `"resource"."${property}"`,
 };
-const postgres: SqlDialect = { placeholder: (index) => `$${index}`, lock: ' FOR UPDATE' };
-const sqlite: SqlDialect = { placeholder: () => '?', lock: '' };
 
 const key = (property: string, direction: 'ASC' | 'DESC', nullable = false): OrderKey => ({
   member: { name: property, property, type: 'string', nullable },
@@ -43,7 +42,7 @@ describe('compileSelect', () => {
     const { sql, slots } = compileSelect(shape, table, postgres);
     expect(sql).toContain(
       'WHERE "resource"."kind" IN ($1, $2) AND ("resource"."name" <> $3 OR "resource"."name" IS NULL)' +
-        ` AND LOWER("resource"."name") LIKE $4 ESCAPE '\\' AND "resource"."gadgetId" IS NULL` +
+        ` AND LOWER("resource"."name" COLLATE "und-x-icu") LIKE $4 ESCAPE '\\' AND "resource"."gadgetId" IS NULL` +
         ' AND "resource"."quantity" >= $5',
     );
     expect(slots).toEqual([0, 1, 2, 3, 4]);

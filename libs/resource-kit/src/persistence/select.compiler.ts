@@ -6,6 +6,8 @@ export interface SqlDialect {
   placeholder(index: number): string;
   /** Appended to a locked read: ` FOR UPDATE`, or nothing where writes lock the whole file. */
   readonly lock: string;
+  /** `expression` in lower case as `contains` compares it: Unicode's, on every engine. */
+  lower(expression: string): string;
 }
 
 /** A resource's table as the compiler sees it: quoted names, resolved once. */
@@ -69,7 +71,8 @@ export function compileSelect(
   let value = 0;
   const conditions = shape.within ? [`${table.column('id')} IN (${shape.within.sql})`] : [];
   for (const predicate of shape.where) {
-    conditions.push(predicateSql(predicate, table.column(predicate.property), () => bind(value++)));
+    const column = table.column(predicate.property);
+    conditions.push(predicateSql(predicate, column, dialect, () => bind(value++)));
   }
   const order = shape.order ?? [];
   if (shape.after) conditions.push(afterSql(order, shape.after, table, (key) => bind(value + key)));
@@ -96,14 +99,19 @@ export function shapeKey(shape: SelectShape): string {
   return `${where.join()}|${order.join()}|${shape.after?.join() ?? ''}|${shape.limit ?? ''}|${shape.offset ?? ''}|${shape.lock ?? ''}|${shape.idsOnly ?? ''}`;
 }
 
-function predicateSql(predicate: Predicate, column: string, next: () => string): string {
+function predicateSql(
+  predicate: Predicate,
+  column: string,
+  dialect: SqlDialect,
+  next: () => string,
+): string {
   switch (predicate.operator) {
     case 'null':
       return `${column} IS ${predicate.value ? '' : 'NOT '}NULL`;
     case 'in':
       return `${column} IN (${Array.from({ length: predicate.count }, next).join(', ')})`;
     case 'contains':
-      return `LOWER(${column}) LIKE ${next()} ESCAPE '\\'`;
+      return `${dialect.lower(column)} LIKE ${next()} ESCAPE '\\'`;
     case 'ne':
       // "Not equal" includes rows where the attribute is empty.
       return `(${column} <> ${next()} OR ${column} IS NULL)`;
