@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 
 const ENGINES = ['sqlite', 'postgres'];
@@ -32,7 +32,7 @@ for (const engine of only ? [only] : ENGINES) {
 }
 
 // Brings the scratch database up to the committed migrations, then writes the difference.
-function migrate(engine, database) {
+async function migrate(engine, database) {
   const env = { ...withoutDatabase(process.env), ...database };
   const up = typeorm(['migration:run'], env, 'pipe');
   if (up.status !== 0) {
@@ -45,9 +45,65 @@ function migrate(engine, database) {
     env,
     'inherit',
   );
-  if (generated.status !== 0) return generated.status ?? 1;
+  const searches = engine === 'postgres' ? await missingSearchIndexes(env) : [];
+  if (generated.status !== 0 && searches.length === 0) return generated.status ?? 1;
   if (database.DATABASE_SCHEMA) unqualify(folder, database.DATABASE_SCHEMA);
+  if (searches.length > 0) addSearchIndexes(folder, searches);
   return 0;
+}
+
+// The trigram indexes of `searchable` attributes are an expression TypeORM cannot declare:
+// the kit lists them, and those the migrated scratch schema lacks join the migration.
+async function missingSearchIndexes(env) {
+  Object.assign(process.env, env);
+  const kit = await import(resolve('dist/libs/resource-kit/src/index.js'));
+  const { default: dataSource } = (await import(resolve('dist/ormconfig.js'))).default;
+  await dataSource.initialize();
+  try {
+    const rows = await dataSource.query(
+      'SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()',
+    );
+    const existing = new Set(rows.map((row) => row.indexname));
+    return kit
+      .declaredSearchIndexes(dataSource)
+      .filter((index) => !existing.has(index.name))
+      .map((index) => kit.searchIndexMigration(index));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+// Into the migration TypeORM wrote, or a new one when the indexes are the only change.
+function addSearchIndexes(folder, searches) {
+  const queries = (statements) =>
+    statements.map((statement) => `        await queryRunner.query(\`${statement}\`);\n`).join('');
+  const up = queries([...new Set(searches.flatMap((search) => search.up))]);
+  const down = queries(searches.toReversed().flatMap((search) => search.down));
+  const existing = readdirSync(folder).find((file) => file.endsWith(`-${name}.ts`));
+  const path = join(folder, existing ?? `${Date.now()}-${name}.ts`);
+  const source = existing ? readFileSync(path, 'utf8') : emptyMigration(path);
+  const downStart = 'public async down(queryRunner: QueryRunner): Promise<void> {\n';
+  const upEnd = source.indexOf('    }\n', source.indexOf('public async up('));
+  const withUp = source.slice(0, upEnd) + up + source.slice(upEnd);
+  const at = withUp.indexOf(downStart) + downStart.length;
+  writeFileSync(path, withUp.slice(0, at) + down + withUp.slice(at));
+}
+
+function emptyMigration(path) {
+  const className = `${name}${path.split('/').pop().split('-')[0]}`;
+  return `import { MigrationInterface, QueryRunner } from "typeorm";
+
+export class ${className} implements MigrationInterface {
+    name = '${className}'
+
+    public async up(queryRunner: QueryRunner): Promise<void> {
+    }
+
+    public async down(queryRunner: QueryRunner): Promise<void> {
+    }
+
+}
+`;
 }
 
 // TypeORM names the scratch schema in some statements (DROP INDEX); the service finds its
@@ -75,7 +131,7 @@ function withoutDatabase(env) {
 async function withScratchSqlite(work) {
   const folder = mkdtempSync(join(tmpdir(), 'migration-'));
   try {
-    return work({ SQLITE_PATH: join(folder, 'scratch.sqlite') });
+    return await work({ SQLITE_PATH: join(folder, 'scratch.sqlite') });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -85,7 +141,7 @@ async function withScratchSchema(work) {
   const schema = `migration_${Date.now()}_${randomBytes(4).toString('hex')}`;
   await sql(`CREATE SCHEMA "${schema}"`);
   try {
-    return work({ DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema });
+    return await work({ DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema });
   } finally {
     await sql(`DROP SCHEMA "${schema}" CASCADE`);
   }

@@ -311,6 +311,45 @@ describe('API documentation', () => {
     expect(order.schema.items.enum).toEqual(
       expect.arrayContaining(['price_cents', '-price_cents', 'id']),
     );
+    // What the declared indexes serve is marked; the rest is allowed and says it scans.
+    const backed = (parameter: string) =>
+      body.components.parameters[parameter]['x-index-backed'] as string[];
+    expect(backed('products.filter.name')).toEqual([
+      'eq',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'in',
+      'contains',
+      'null',
+    ]);
+    expect(backed('products.filter.description')).toEqual(['contains']);
+    expect(backed('products.filter.price_cents')).toEqual([
+      'eq',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'in',
+      'null',
+    ]);
+    expect(backed('products.filter.stock')).toEqual([]);
+    expect(body.components.parameters['products.filter.stock'].description).toMatch(
+      /No index: conditions run without an index: allowed, and bounded by the statement timeout/,
+    );
+    expect(backed('products.order')).toEqual(
+      expect.arrayContaining([
+        '-updated_at',
+        'updated_at',
+        'created_at',
+        'price_cents',
+        '-name',
+        'id',
+      ]),
+    );
+    expect(backed('products.order')).not.toContain('stock');
+    expect(backed('orders.filter.status')).toContain('eq');
     // The document's filter and order, used as written, are accepted by the service.
     await request(service.http)
       .get(

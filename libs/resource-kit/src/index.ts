@@ -41,6 +41,11 @@ export type { Transitions } from './decorators/resource.decorator';
 export { WRITE_LISTENER } from './controller/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
+export {
+  declaredSearchIndexes,
+  searchIndexMigration,
+  type SearchIndex,
+} from './persistence/search-indexes';
 export { READ_REPLICAS, type ReadReplicas } from './persistence/read-replicas';
 export { serializeResource } from './serialization/resource.serializer';
 export type { WireResource } from './serialization/resource.serializer';

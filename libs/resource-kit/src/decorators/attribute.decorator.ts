@@ -26,6 +26,16 @@ export interface AttributeOptions {
   maxLength?: number;
   min?: number;
   max?: number;
+  /**
+   * Filters and orders on it are frequent: an index on (its column, id) serves both (and
+   * keyset pages in its order). The OpenAPI document marks them index-backed.
+   */
+  indexed?: boolean;
+  /**
+   * `contains` on this string is frequent: on PostgreSQL a trigram index (pg_trgm) on the
+   * expression the filter compares serves it. SQLite scans (see the kit README).
+   */
+  searchable?: boolean;
   /** `false` for an attribute the entity does not store (a password, a token). */
   column?: false | Pick<ColumnOptions, 'default' | 'unique'>;
 }
@@ -39,6 +49,9 @@ const DEFAULT_MAX_LENGTH = 255;
  */
 export function Attribute(options: AttributeOptions): PropertyDecorator {
   return (prototype, property) => {
+    if (options.searchable && options.type !== 'string') {
+      throw new Error(`${String(property)}: only a string attribute can be searchable`);
+    }
     const member = memberOf(String(property), options);
     recordMember(prototype, member);
     if (options.column !== false) {
@@ -66,6 +79,8 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
       options.type === 'string' ? (options.maxLength ?? DEFAULT_MAX_LENGTH) : options.maxLength,
     min: options.min,
     max: options.max,
+    ...(options.indexed && { indexed: true }),
+    ...(options.searchable && { searchable: true }),
   };
 }
 

@@ -19,3 +19,10 @@ export function recordMember(prototype: object, member: MemberDeclaration): void
   const own = inherited.filter((existing) => existing.property !== member.property);
   Reflect.defineMetadata(RESOURCE_MEMBERS, [...own, member], prototype);
 }
+
+/** The members declared on an entity class (and inherited), in declaration order. */
+export function declaredMembers(entity: {
+  readonly prototype: object;
+}): readonly MemberDeclaration[] {
+  return (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype) ?? []) as MemberDeclaration[];
+}

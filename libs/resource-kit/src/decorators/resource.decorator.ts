@@ -7,6 +7,8 @@ import type {
 } from '../metadata/definition';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
+import { searchIndexName } from '../persistence/search-indexes';
+import { declaredMembers } from './member-declarations';
 
 export interface ToManyOptions {
   target: () => EntityClass;
@@ -87,9 +89,17 @@ export function Resource(options: ResourceOptions): ClassDecorator {
   return (target) => {
     Reflect.defineMetadata(RESOURCE_OPTIONS, Object.freeze({ ...options }), target);
     Entity(options.type)(target);
-    // Backs the default order (created_at, then id) and keyset pages over it.
-    Index(`${options.type}_created_at_id`, ['createdAt', 'id'])(target);
-    for (const properties of options.indexes ?? []) {
+    // Back the default order (created_at, then id), the order of changes, and keyset pages.
+    const indexes = [['createdAt', 'id'], ['updatedAt', 'id'], ...(options.indexes ?? [])];
+    for (const member of declaredMembers(target)) {
+      if (member.indexed) indexes.push([member.property, 'id']);
+      // Written by the kit's migrations (an expression TypeORM cannot declare), kept by TypeORM.
+      if (member.searchable) {
+        const name = searchIndexName(options.type, member.property);
+        Index(name, { synchronize: false })(target);
+      }
+    }
+    for (const properties of indexes) {
       Index(`${options.type}_${properties.map(snakeCase).join('_')}`, [...properties])(target);
     }
   };

@@ -1,4 +1,4 @@
-import type { MemberDeclaration } from '../decorators/member-declarations';
+import { declaredMembers, type MemberDeclaration } from '../decorators/member-declarations';
 import type { ResourceOptions } from '../decorators/resource.decorator';
 import {
   AccessLevel,
@@ -11,7 +11,7 @@ import {
   ResourceDefinition,
   ToManyDefinition,
 } from './definition';
-import { RESOURCE_MEMBERS, RESOURCE_OPTIONS, RESOURCE_POLYMORPHIC } from './keys';
+import { RESOURCE_OPTIONS, RESOURCE_POLYMORPHIC } from './keys';
 import { KeyCasing, wireName } from './naming';
 
 const cache = new Map<KeyCasing, WeakMap<EntityClass, ResourceDefinition>>();
@@ -34,9 +34,7 @@ export function readResourceDefinition(
 function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefinition {
   const options = Reflect.getMetadata(RESOURCE_OPTIONS, entity) as ResourceOptions | undefined;
   if (!options) throw new Error(`${entity.name} is not decorated with @Resource`);
-  const members = (Reflect.getMetadata(RESOURCE_MEMBERS, entity.prototype as object) ??
-    []) as MemberDeclaration[];
-  const attributes = members.map((member) => attributeOf(member, casing));
+  const attributes = declaredMembers(entity).map((member) => attributeOf(member, casing));
   const access = new Map(Object.entries(options.access) as [Operation, AccessLevel][]);
   const unknown = [...access.keys()].filter((op) => !OPERATIONS.includes(op));
   if (unknown.length > 0) throw new Error(`${entity.name}: unknown operations ${unknown.join()}`);

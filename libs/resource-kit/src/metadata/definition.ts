@@ -52,6 +52,10 @@ export interface AttributeDefinition {
   readonly max?: number;
   /** The attribute names a to-one relationship (`cart_id` for `cart`). */
   readonly reference?: ReferenceDefinition;
+  /** Declared with an index on (its column, id). */
+  readonly indexed?: boolean;
+  /** Declared with a trigram index for `contains` (PostgreSQL). */
+  readonly searchable?: boolean;
 }
 
 export interface ReferenceDefinition {

@@ -3,6 +3,7 @@ import { FILTER_OPERATORS, fits } from '../query/filter.parser';
 import { PAGE_PARAMETERS } from '../query/pagination';
 import { isQueryable, QueryableMember, queryableMember } from '../query/queryable-members';
 import type { JsonSchema } from '../validation/output.schema';
+import { IndexBacking, indexBackingOf } from '../persistence/index-backing';
 import type { OpenApiOptions } from './openapi.document';
 
 /** The members filters and orders may name: `id`, readable stored attributes, reference parts. */
@@ -34,28 +35,52 @@ export function orderParameter(definition: ResourceDefinition): JsonSchema {
 
 /** The filter and order parameters of a resource, named for components.parameters. */
 export function parameterComponents(definition: ResourceDefinition): [string, JsonSchema][] {
+  const backing = indexBackingOf(definition);
   return [
     ...queryableMembers(definition).map((member): [string, JsonSchema] => [
       `${definition.type}.filter.${member.name}`,
-      filterParameter(member),
+      filterParameter(member, backing),
     ]),
-    [`${definition.type}.order`, orderParameterOf(definition)],
+    [`${definition.type}.order`, orderParameterOf(definition, backing)],
   ];
+}
+
+// Operators an index on the member's column serves; `ne` never does (it keeps nulls too).
+const INDEXED_OPERATORS = new Set(['eq', 'lt', 'lte', 'gt', 'gte', 'in', 'null']);
+const UNINDEXED =
+  'run without an index: allowed, and bounded by the statement timeout (503 when it runs out)';
+
+function indexBackedOperators(
+  member: QueryableMember,
+  operators: readonly string[],
+  backing: IndexBacking,
+): string[] {
+  return operators.filter((operator) =>
+    operator === 'contains'
+      ? backing.searches.has(member.property)
+      : INDEXED_OPERATORS.has(operator) && backing.filters.has(member.property),
+  );
 }
 
 /**
  * One `filter[member]` parameter per filterable member (deepObject: `filter[price_cents][gte]=100`),
  * each operator typed as the member's values parse; `filter[member]=v` is short for `[eq]`.
  */
-function filterParameter(member: QueryableMember): JsonSchema {
+function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSchema {
   const value = valueSchema(member);
   const operators = FILTER_OPERATORS.filter((operator) => fits(operator, member.type));
+  const indexed = indexBackedOperators(member, operators, backing);
+  const served =
+    indexed.length > 0
+      ? `Index-backed: ${indexed.join(', ')}; the others ${UNINDEXED}.`
+      : `No index: conditions ${UNINDEXED}.`;
   return {
     name: `filter[${member.name}]`,
     in: 'query',
     style: 'deepObject',
     explode: true,
-    description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}.`,
+    description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}. ${served}`,
+    'x-index-backed': indexed,
     // No condition by default: a documentation page would otherwise fill in every operator.
     example: {},
     schema: {
@@ -94,15 +119,19 @@ function valueSchema(member: QueryableMember): JsonSchema {
 }
 
 /** `order=name,-created_at` as a comma-separated array of the allowed orderings. */
-function orderParameterOf(definition: ResourceDefinition): JsonSchema {
-  const keys = queryableMembers(definition).flatMap(({ name }) => [name, `-${name}`]);
+function orderParameterOf(definition: ResourceDefinition, backing: IndexBacking): JsonSchema {
+  const members = queryableMembers(definition);
+  const keys = members.flatMap(({ name }) => [name, `-${name}`]);
+  const indexed = members
+    .filter((member) => backing.orders.has(member.property))
+    .flatMap(({ name }) => [name, `-${name}`]);
   return {
     name: 'order',
     in: 'query',
     style: 'form',
     explode: false,
-    description:
-      'Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id.',
+    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders ${UNINDEXED}.`,
+    'x-index-backed': indexed,
     schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: keys } },
   };
 }

@@ -26,7 +26,10 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
       description: 'The lines of the order, as checked out.',
     },
   },
-  indexes: [['userId', 'createdAt', 'id']],
+  indexes: [
+    ['userId', 'createdAt', 'id'],
+    ['status', 'createdAt', 'id'],
+  ],
   answers: {
     create: {
       409: 'A product has too little stock, or the items are priced in different currencies',

@@ -15,7 +15,6 @@ import { CURRENCIES, type Currency } from './currencies';
         'The product as it was after each create and update (revision 1 is the creation).',
     },
   },
-  indexes: [['name', 'id']],
   answers: { delete: { 409: 'The product is in an order' } },
 })
 export class Product extends ResourceEntity {
@@ -24,6 +23,8 @@ export class Product extends ResourceEntity {
     minLength: 1,
     maxLength: 200,
     description: 'The product\u2019s name',
+    indexed: true,
+    searchable: true,
   })
   name!: string;
 
@@ -33,10 +34,16 @@ export class Product extends ResourceEntity {
     optional: true,
     nullable: true,
     description: 'What the product is, in a few sentences',
+    searchable: true,
   })
   description!: string | null;
 
-  @Attribute({ type: 'integer', min: 0, description: 'Unit price in minor units of currency' })
+  @Attribute({
+    type: 'integer',
+    min: 0,
+    description: 'Unit price in minor units of currency',
+    indexed: true,
+  })
   priceCents!: number;
 
   @Attribute({
