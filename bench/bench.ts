@@ -1,5 +1,5 @@
-// npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1] [-- --against DIR]: see
-// docs/performance.md.
+// npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1] [-- --against DIR]
+// [-- --scale]: see docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderComparison, renderReport, RunResults } from './report';
 import { DATA_FILE, measureAll, portOf, SERVER_KINDS, serves } from './scenarios';
+import { measureAtScale, renderScale } from './scale';
 import { RunningServer } from './servers';
 import { measureOutputValidation, soak } from './service-variants';
 import { hasWrk } from './wrk.runner';
@@ -37,6 +38,10 @@ async function main(): Promise<void> {
   const fixtures = await prepare();
   if (options.profile) {
     console.log(await profileService(options.profile, options));
+    return;
+  }
+  if (options.scale) {
+    await scaleOnly();
     return;
   }
   if (
@@ -135,6 +140,14 @@ async function compareOnly(options: BenchOptions): Promise<void> {
     `${machine}; load average after: ${loadAverage()}`,
     against,
   );
+  writeFileSync(join(BENCH.workDir, 'report.md'), report);
+  console.log(`\n${report}`);
+}
+
+async function scaleOnly(): Promise<void> {
+  const machine = await describeMachine();
+  const table = renderScale(await measureAtScale());
+  const report = `${machine}; load average after: ${loadAverage()}\n\n${table}\n`;
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n${report}`);
 }

@@ -27,11 +27,20 @@ export async function createSchema(sql: Client): Promise<void> {
  * description. Loaded only when they are not all there already.
  */
 export async function seedProducts(sql: Client): Promise<boolean> {
-  const table = `"${BENCH.schema}".products`;
+  return seedProductRows(sql, BENCH.schema, BENCH.products);
+}
+
+/** `count` products of that layout in `schema`, unless they are all there already. */
+export async function seedProductRows(
+  sql: Client,
+  schema: string,
+  count: number,
+): Promise<boolean> {
+  const table = `"${schema}".products`;
   const { rows } = await sql.query<{ count: string }>(
     `SELECT count(*) FROM ${table} WHERE id LIKE '${SEED_ID_PREFIX}%'`,
   );
-  if (Number(rows[0].count) === BENCH.products) return false;
+  if (Number(rows[0].count) === count) return false;
   await sql.query(`TRUNCATE ${table} CASCADE`);
   await sql.query(`
     INSERT INTO ${table} (id, created_at, updated_at, name, description, price_cents, currency, stock)
@@ -42,15 +51,15 @@ export async function seedProducts(sql: Client): Promise<boolean> {
            (i * 7919) % 100000,
            CASE WHEN i % 10 = 5 THEN 'USD' ELSE 'EUR' END,
            1000000
-    FROM generate_series(1, ${BENCH.products}) AS i,
+    FROM generate_series(1, ${count}) AS i,
          LATERAL (SELECT timestamp '2026-01-01' + i * interval '1 second' AS t) AS times`);
   await sql.query(`ANALYZE ${table}`);
   return true;
 }
 
 /** Back to the seeded state: no carts' items, orders, events or products of earlier runs. */
-export async function resetWrites(sql: Client): Promise<void> {
-  const s = `"${BENCH.schema}"`;
+export async function resetWrites(sql: Client, schema: string = BENCH.schema): Promise<void> {
+  const s = `"${schema}"`;
   // Checkouts took stock: give it back before the orders go.
   await sql.query(`
     UPDATE ${s}.products p SET stock = 1000000

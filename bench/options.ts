@@ -17,6 +17,8 @@ export interface BenchOptions {
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`); all when unset. */
   only?: readonly string[];
+  /** Only the collections at scale: 1,000,000 products on PostgreSQL, 100,000 on SQLite. */
+  scale: boolean;
 }
 
 export function parseOptions(args: readonly string[]): BenchOptions {
@@ -39,5 +41,6 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     nodeArgs: nodeArgsAt >= 0 ? args[nodeArgsAt + 1]?.split(' ').filter(Boolean) : undefined,
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
+    scale: args.includes('--scale'),
   };
 }

@@ -41,7 +41,7 @@ export function searchIndexMigration({ name, table, column }: SearchIndex): {
   return {
     up: [
       'CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public',
-      `CREATE INDEX "${name}" ON "${table}" USING gin (${expression} public.gin_trgm_ops)`,
+      `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING gin (${expression} public.gin_trgm_ops)`,
     ],
     down: [`DROP INDEX "${name}"`],
   };

@@ -5,41 +5,41 @@ export class AddCollectionIndexes1795641153818 implements MigrationInterface {
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`
-            CREATE INDEX "products_updated_at_id" ON "products" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "products_updated_at_id" ON "products" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "products_price_cents_id" ON "products" ("price_cents", "id")
+            CREATE INDEX IF NOT EXISTS "products_price_cents_id" ON "products" ("price_cents", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "product_revisions_updated_at_id" ON "product_revisions" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "product_revisions_updated_at_id" ON "product_revisions" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "order_items_updated_at_id" ON "order_items" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "order_items_updated_at_id" ON "order_items" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "orders_updated_at_id" ON "orders" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "orders_updated_at_id" ON "orders" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "orders_status_created_at_id" ON "orders" ("status", "created_at", "id")
+            CREATE INDEX IF NOT EXISTS "orders_status_created_at_id" ON "orders" ("status", "created_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "sessions_updated_at_id" ON "sessions" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "sessions_updated_at_id" ON "sessions" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "users_updated_at_id" ON "users" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "users_updated_at_id" ON "users" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "carts_updated_at_id" ON "carts" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "carts_updated_at_id" ON "carts" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "cart_items_updated_at_id" ON "cart_items" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "cart_items_updated_at_id" ON "cart_items" ("updated_at", "id")
         `);
         await queryRunner.query(`
-            CREATE INDEX "events_updated_at_id" ON "events" ("updated_at", "id")
+            CREATE INDEX IF NOT EXISTS "events_updated_at_id" ON "events" ("updated_at", "id")
         `);
         await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`);
-        await queryRunner.query(`CREATE INDEX "products_name_search" ON "products" USING gin (LOWER("name" COLLATE "und-x-icu") public.gin_trgm_ops)`);
-        await queryRunner.query(`CREATE INDEX "products_description_search" ON "products" USING gin (LOWER("description" COLLATE "und-x-icu") public.gin_trgm_ops)`);
+        await queryRunner.query(`CREATE INDEX IF NOT EXISTS "products_name_search" ON "products" USING gin (LOWER("name" COLLATE "und-x-icu") public.gin_trgm_ops)`);
+        await queryRunner.query(`CREATE INDEX IF NOT EXISTS "products_description_search" ON "products" USING gin (LOWER("description" COLLATE "und-x-icu") public.gin_trgm_ops)`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {

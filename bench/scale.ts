@@ -1,0 +1,243 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { BENCH } from './bench.config';
+import { connect, resetWrites, seedProductRows } from './fixtures';
+import { DATA_FILE } from './scenarios';
+import { RunningServer } from './servers';
+import { loadFor } from './wrk.runner';
+
+/**
+ * `npm run bench -- --scale`: SPEC 1.6 at scale. Page latency of what an anonymous client may
+ * send, on 1,000,000 products (PostgreSQL) and 100,000 (SQLite), and write throughput (S3)
+ * with the collection indexes against without them, in one run.
+ */
+const SCALE = {
+  schema: `${BENCH.schema}_scale`,
+  postgresRows: Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000),
+  sqliteRows: 100_000,
+  samples: 40,
+  warmup: 5,
+  port: 4107,
+  // The indexes of the collections migration on products: dropped and made again for S3.
+  writeIndexes: [
+    'products_updated_at_id',
+    'products_price_cents_id',
+    'products_name_search',
+    'products_description_search',
+  ],
+  writeRounds: 2,
+  writeSeconds: 10,
+};
+
+const PAGES: readonly (readonly [string, string])[] = [
+  ['contains, a rare substring of name', 'filter[name][contains]=99999'],
+  ['contains, a common substring of name', 'filter[name][contains]=product%204'],
+  ['contains, a common substring of description', 'filter[description][contains]=sturdy'],
+  ['order=-updated_at', 'order=-updated_at'],
+  ['order=price_cents', 'order=price_cents'],
+  ['filter[currency]=USD&order=-price_cents', 'filter[currency]=USD&order=-price_cents'],
+  ['filter[price_cents][gte]=90000&order=name', 'filter[price_cents][gte]=90000&order=name'],
+  ['default order (created_at)', ''],
+];
+
+export interface ScaleResults {
+  postgres: EngineResults;
+  sqlite: EngineResults;
+  writes: { withIndexes: number[]; withoutIndexes: number[]; buildSeconds: number[] };
+}
+
+interface EngineResults {
+  rows: number;
+  /** Median ms per page, in the order of PAGES, then the first and the deep page of -updated_at. */
+  pages: [string, number][];
+  deep: { depth: number; first: number; deep: number; walkSeconds: number };
+}
+
+export async function measureAtScale(): Promise<ScaleResults> {
+  const postgres = await onPostgres();
+  const sqlite = await onSqlite();
+  const writes = await writesWithAndWithoutIndexes();
+  return { postgres, sqlite, writes };
+}
+
+async function onPostgres(): Promise<EngineResults> {
+  const extraEnv = { DATABASE_SCHEMA: SCALE.schema };
+  const sql = await connect();
+  try {
+    await sql.query(`CREATE SCHEMA IF NOT EXISTS "${SCALE.schema}"`);
+    // The service's migrations make the tables and indexes; then the rows are loaded in SQL.
+    const setup = await RunningServer.start(service(extraEnv), 'scale-setup');
+    await setup.stop();
+    const started = Date.now();
+    if (await seedProductRows(sql, SCALE.schema, SCALE.postgresRows)) {
+      console.log(`Loaded ${SCALE.postgresRows} products in ${Date.now() - started} ms.`);
+    }
+  } finally {
+    await sql.end();
+  }
+  return measurePages(extraEnv, SCALE.postgresRows, 'scale-postgres');
+}
+
+async function onSqlite(): Promise<EngineResults> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const extraEnv = { DATABASE_URL: undefined, SQLITE_PATH: join(folder, 'shop.sqlite') };
+  try {
+    const setup = await RunningServer.start(service(extraEnv), 'scale-sqlite-setup');
+    await setup.stop();
+    seedSqlite(extraEnv.SQLITE_PATH, SCALE.sqliteRows);
+    return await measurePages(extraEnv, SCALE.sqliteRows, 'scale-sqlite');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// The same layout as the PostgreSQL seed, in TypeORM's SQLite time format.
+function seedSqlite(path: string, count: number): void {
+  const db = new DatabaseSync(path);
+  try {
+    db.exec(`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+      INSERT INTO products (id, created_at, updated_at, name, description, price_cents, currency, stock)
+      SELECT '00000000-0000-7000-8000-' || printf('%012x', i),
+             strftime('%Y-%m-%d %H:%M:%f', '2026-01-01', '+' || i || ' seconds'),
+             strftime('%Y-%m-%d %H:%M:%f', '2026-01-01', '+' || i || ' seconds'),
+             'Product ' || i,
+             CASE WHEN i % 10 = 0 THEN NULL
+                  ELSE 'A sturdy, well-made article of the bench catalogue, number ' || i || '.' END,
+             (i * 7919) % 100000,
+             CASE WHEN i % 10 = 5 THEN 'USD' ELSE 'EUR' END,
+             1000000
+      FROM n;
+      ANALYZE;`);
+  } finally {
+    db.close();
+  }
+}
+
+async function measurePages(
+  extraEnv: NodeJS.ProcessEnv,
+  rows: number,
+  label: string,
+): Promise<EngineResults> {
+  const server = await RunningServer.start(service(extraEnv), label);
+  try {
+    const base = `${server.url}/products?limit=25`;
+    const pages: [string, number][] = [];
+    for (const [title, query] of PAGES) {
+      pages.push([title, await medianMs(query ? `${base}&${query}` : base)]);
+    }
+    const depth = Math.round(rows * 0.9);
+    const walk = await cursorAt(server.url, 'order=-updated_at', depth);
+    const deep = {
+      depth,
+      first: await medianMs(`${base}&order=-updated_at`),
+      deep: await medianMs(`${base}&order=-updated_at&cursor=${encodeURIComponent(walk.cursor)}`),
+      walkSeconds: walk.seconds,
+    };
+    return { rows, pages, deep };
+  } finally {
+    await server.stop();
+  }
+}
+
+// A client's cursor after reading `depth` rows in that order, pages of 100.
+async function cursorAt(
+  serviceUrl: string,
+  query: string,
+  depth: number,
+): Promise<{ cursor: string; seconds: number }> {
+  const started = Date.now();
+  let cursor: string | null = null;
+  for (let read = 0; read < depth; read += 100) {
+    const after: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const body = await page(`${serviceUrl}/products?limit=100&${query}${after}`);
+    cursor = body.cursor;
+    if (!cursor) throw new Error(`the walk ended after ${read} rows`);
+  }
+  return { cursor: cursor!, seconds: (Date.now() - started) / 1000 };
+}
+
+async function medianMs(url: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < SCALE.warmup + SCALE.samples; i += 1) {
+    const started = performance.now();
+    await page(url);
+    if (i >= SCALE.warmup) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+async function page(url: string): Promise<{ data: unknown[]; cursor: string | null }> {
+  const response = await fetch(url);
+  const body = (await response.json()) as { data: unknown[]; cursor: string | null };
+  if (response.status !== 200)
+    throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+// S3 (admin creates) on the 1,000,000 products, with the collection indexes and without
+// them, alternating; the indexes are made again at the end.
+async function writesWithAndWithoutIndexes(): Promise<ScaleResults['writes']> {
+  const extraEnv = { DATABASE_SCHEMA: SCALE.schema };
+  const sql = await connect();
+  const definitions = await sql.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = ANY($2)`,
+    [SCALE.schema, SCALE.writeIndexes],
+  );
+  const results: ScaleResults['writes'] = { withIndexes: [], withoutIndexes: [], buildSeconds: [] };
+  const server = await RunningServer.start(service(extraEnv), 'scale-writes');
+  try {
+    for (let round = 0; round < SCALE.writeRounds; round += 1) {
+      results.withIndexes.push(await writesPerSecond(server));
+      for (const { indexname } of definitions.rows) {
+        await sql.query(`DROP INDEX "${SCALE.schema}"."${indexname}"`);
+      }
+      results.withoutIndexes.push(await writesPerSecond(server));
+      const building = Date.now();
+      for (const { indexdef } of definitions.rows) await sql.query(indexdef);
+      results.buildSeconds.push((Date.now() - building) / 1000);
+    }
+  } finally {
+    await server.stop();
+    await resetWrites(sql, SCALE.schema);
+    await sql.end();
+  }
+  return results;
+}
+
+async function writesPerSecond(server: RunningServer): Promise<number> {
+  const result = await loadFor(server.url, 'S3', SCALE.writeSeconds, DATA_FILE);
+  if (result.errors > 0) throw new Error(`S3 at scale: ${result.errors} errors`);
+  return result.requestsPerSecond;
+}
+
+function service(extraEnv: NodeJS.ProcessEnv) {
+  return { kind: 'service' as const, port: SCALE.port, processes: 1 as const, extraEnv };
+}
+
+/** The closing table of the scale run. */
+export function renderScale({ postgres, sqlite, writes }: ScaleResults): string {
+  const ms = (value: number) => value.toFixed(1);
+  const rows = postgres.pages.map(
+    ([title, value], i) => `| ${title} | ${ms(value)} | ${ms(sqlite.pages[i][1])} |`,
+  );
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  const withIndexes = median(writes.withIndexes);
+  const without = median(writes.withoutIndexes);
+  return [
+    `### Collections at scale (limit 25, median of ${SCALE.samples} requests, ms)`,
+    '',
+    `| request | PostgreSQL, ${postgres.rows.toLocaleString('en')} products | SQLite, ${sqlite.rows.toLocaleString('en')} products |`,
+    '| --- | ---: | ---: |',
+    ...rows,
+    `| order=-updated_at, first page | ${ms(postgres.deep.first)} | ${ms(sqlite.deep.first)} |`,
+    `| order=-updated_at, page at depth ${postgres.deep.depth.toLocaleString('en')} / ${sqlite.deep.depth.toLocaleString('en')} | ${ms(postgres.deep.deep)} | ${ms(sqlite.deep.deep)} |`,
+    '',
+    `The walks to those depths (pages of 100) took ${postgres.deep.walkSeconds.toFixed(1)} s and ${sqlite.deep.walkSeconds.toFixed(1)} s.`,
+    `Building the four product indexes of the collections migration on them took ${writes.buildSeconds.map((seconds) => seconds.toFixed(1)).join(' s and ')} s.`,
+    `S3 (POST /products, admin, ${SCALE.writeSeconds} s rounds on the ${postgres.rows.toLocaleString('en')} products): ${Math.round(withIndexes)} req/s with the collection indexes, ${Math.round(without)} without them (${(withIndexes / without).toFixed(2)}x; rounds ${writes.withIndexes.map(Math.round).join(', ')} against ${writes.withoutIndexes.map(Math.round).join(', ')}).`,
+  ].join('\n');
+}
