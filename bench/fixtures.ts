@@ -48,7 +48,7 @@ export async function seedProductRows(
            'Product ' || i,
            CASE WHEN i % 10 = 0 THEN NULL
                 ELSE 'A sturdy, well-made article of the bench catalogue, number ' || i || '.' END,
-           (i * 7919) % 100000,
+           (i::bigint * 7919) % 100000,
            CASE WHEN i % 10 = 5 THEN 'USD' ELSE 'EUR' END,
            1000000
     FROM generate_series(1, ${count}) AS i,

@@ -32,9 +32,13 @@ const SCALE = {
 };
 
 const PAGES: readonly (readonly [string, string])[] = [
-  ['contains, a rare substring of name', 'filter[name][contains]=99999'],
+  // Common and rare in turn: a plan PostgreSQL keeps for one must not serve the other.
   ['contains, a common substring of name', 'filter[name][contains]=product%204'],
+  ['contains, a rare substring of name', 'filter[name][contains]=99999'],
   ['contains, a common substring of description', 'filter[description][contains]=sturdy'],
+  ['contains, a rare substring of description', 'filter[description][contains]=number%20123456.'],
+  ['contains, a substring of a few hundred names', 'filter[name][contains]=9999'],
+  ['contains, a substring of one name in a hundred', 'filter[name][contains]=product%2099'],
   ['order=-updated_at', 'order=-updated_at'],
   ['order=price_cents', 'order=price_cents'],
   ['filter[currency]=USD&order=-price_cents', 'filter[currency]=USD&order=-price_cents'],

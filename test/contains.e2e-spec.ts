@@ -42,6 +42,24 @@ describe('contains, in every script', () => {
       expect([text, await found(text)]).toEqual([text, [name]]);
   });
 
+  // A page looks at the first rows in the order, then, if too few of them match, at the
+  // search index: walked a page at a time, the matches are those of one page, in order.
+  it('pages through the matches of a substring as one page holds them', async () => {
+    const all = await found('e');
+    expect(all).toHaveLength(NAMES.length);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const { body } = await request(service.http)
+        .get(`/products?limit=2&filter[name][contains]=E${after}`)
+        .expect(200);
+      walked.push(...(body.data as { name: string }[]).map((product) => product.name));
+      cursor = body.cursor as string | null;
+    } while (cursor);
+    expect(walked).toEqual(all);
+  });
+
   it('folds letter by letter, without expanding: ß is not ss', async () => {
     expect(await found('STRAßE')).toEqual(['Straße Kaffee']);
     expect(await found('strasse')).toEqual([]);

@@ -61,6 +61,7 @@ export class ResourceTable<T extends object = object> {
       `${this.quote(ALIAS)}.${this.quote(column.databaseName)}`;
     this.sql = {
       from: `${this.name} ${this.quote(ALIAS)}`,
+      alias: this.quote(ALIAS),
       selectList: this.columns
         .map((column) => `${qualified(column)} AS ${this.quote(column.propertyName)}`)
         .join(', '),

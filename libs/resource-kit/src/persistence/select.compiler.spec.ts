@@ -4,6 +4,7 @@ import { POSTGRES_DIALECT as postgres, SQLITE_DIALECT as sqlite } from './sql-di
 
 const table: TableSql = {
   from: '"widgets" "resource"',
+  alias: '"resource"',
   selectList: '"resource"."id" AS "id", "resource"."name" AS "name"',
   column: (property) => `"resource"."${property}"`,
 };
@@ -46,6 +47,50 @@ describe('compileSelect', () => {
         ' AND "resource"."quantity" >= $5',
     );
     expect(slots).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  describe('a page with contains', () => {
+    const order = [key('createdAt', 'ASC'), key('id', 'ASC')];
+    // Values: quantity, name, the cursor's two keys, the limit, the window.
+    const shape = (search: 'window' | 'searchFirst'): SelectShape => ({
+      where: [
+        { property: 'quantity', operator: 'gte' },
+        { property: 'name', operator: 'contains' },
+      ],
+      order,
+      after: [false, false],
+      limit: true,
+      search,
+    });
+    const contains = `LOWER("resource"."name" COLLATE "und-x-icu") LIKE`;
+    const ordered = ' ORDER BY "resource"."createdAt" ASC, "resource"."id" ASC';
+
+    it('looks at a window of rows in the order first, filtering by the substring after', () => {
+      expect(compileSelect(shape('window'), table, postgres)).toEqual({
+        sql:
+          `SELECT ${table.selectList} FROM (SELECT "resource".* FROM "widgets" "resource"` +
+          ` WHERE "resource"."quantity" >= $1 AND ("resource"."createdAt", "resource"."id") > ($2, $3)` +
+          `${ordered} LIMIT $4) "resource" WHERE ${contains} $5 ESCAPE '\\'${ordered} LIMIT $6`,
+        slots: [0, 2, 3, 5, 1, 4],
+      });
+      // SQLite binds by position: the slots follow the text.
+      expect(compileSelect(shape('window'), table, sqlite).slots).toEqual([0, 2, 3, 5, 1, 4]);
+    });
+
+    it('else reads every match behind a fence, so that no plan walks the order', () => {
+      expect(compileSelect(shape('searchFirst'), table, postgres)).toEqual({
+        sql:
+          `WITH found AS MATERIALIZED (SELECT "resource".* FROM "widgets" "resource"` +
+          ` WHERE "resource"."quantity" >= $1 AND ${contains} $2 ESCAPE '\\'` +
+          ` AND ("resource"."createdAt", "resource"."id") > ($3, $4))` +
+          ` SELECT ${table.selectList} FROM found "resource"${ordered} LIMIT $5`,
+        slots: [0, 1, 2, 3, 4],
+      });
+    });
+
+    it('caches each form apart', () => {
+      expect(shapeKey(shape('window'))).not.toBe(shapeKey(shape('searchFirst')));
+    });
   });
 
   it('pages after a cursor with a row comparison when the keys are uniform and non-null', () => {

@@ -14,6 +14,8 @@ export interface SqlDialect {
 export interface TableSql {
   /** `"products" "resource"` */
   readonly from: string;
+  /** `"resource"`, the alias every column is qualified with. */
+  readonly alias: string;
   /** Every column, each named by its entity property: `"resource"."price_cents" AS "priceCents"`. */
   readonly selectList: string;
   /** `"resource"."price_cents"` for `priceCents`. */
@@ -42,12 +44,20 @@ export interface SelectShape {
   readonly offset?: boolean;
   readonly lock?: boolean;
   readonly idsOnly?: boolean;
+  /**
+   * How a page with `contains` conditions reads (see `Selection.page`). `window`: the first
+   * rows in the order that meet the other conditions, a bound number of them, then those that
+   * contain; `searchFirst`: every row that meets the conditions (the search index finds them),
+   * then the order.
+   */
+  readonly search?: 'window' | 'searchFirst';
 }
 
 /**
  * A compiled SELECT. Values are given in shape order: one per comparison, `count` per `in`,
  * none per `null`; then one per order key when `after` is set (null keys bind nothing); then
- * the limit and the offset. `slots` says which of them each placeholder binds.
+ * the limit, the offset and, with `search: 'window'`, the window's size. `slots` says which
+ * of them each placeholder binds.
  */
 export interface CompiledSelect {
   readonly sql: string;
@@ -68,26 +78,57 @@ export function compileSelect(
     slots.push(value);
     return dialect.placeholder(offset + slots.length);
   };
-  let value = 0;
-  const conditions = shape.within ? [`${table.column('id')} IN (${shape.within.sql})`] : [];
-  for (const predicate of shape.where) {
-    const column = table.column(predicate.property);
-    conditions.push(predicateSql(predicate, column, dialect, () => bind(value++)));
-  }
+  // Values come in shape order (predicates, cursor keys, limit, offset, window), placeholders
+  // in the order the text names them: each part binds from its own first value.
+  const firsts = firstValues(shape.where);
   const order = shape.order ?? [];
-  if (shape.after) conditions.push(afterSql(order, shape.after, table, (key) => bind(value + key)));
-  if (shape.after) value += order.length;
-  const select = shape.idsOnly ? table.column('id') : table.selectList;
-  return {
-    sql:
-      `SELECT ${select} FROM ${table.from}` +
-      (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
-      (order.length > 0 ? ` ORDER BY ${order.map((key) => orderSql(key, table)).join(', ')}` : '') +
-      (shape.limit ? ` LIMIT ${bind(value++)}` : '') +
-      (shape.offset ? ` OFFSET ${bind(value)}` : '') +
-      (shape.lock ? dialect.lock : ''),
-    slots,
-  };
+  const afterFirst = firsts[shape.where.length];
+  const limitAt = afterFirst + (shape.after ? order.length : 0);
+  const within = shape.within ? [`${table.column('id')} IN (${shape.within.sql})`] : [];
+  const conditions = (keep: (predicate: Predicate) => boolean) =>
+    shape.where.flatMap((predicate, i) => {
+      if (!keep(predicate)) return [];
+      let value = firsts[i];
+      const column = table.column(predicate.property);
+      return [predicateSql(predicate, column, dialect, () => bind(value++))];
+    });
+  const after = () =>
+    shape.after ? [afterSql(order, shape.after, table, (key) => bind(afterFirst + key))] : [];
+  const where = (parts: string[]) => (parts.length > 0 ? ` WHERE ${parts.join(' AND ')}` : '');
+  const orderBy =
+    order.length > 0 ? ` ORDER BY ${order.map((key) => orderSql(key, table)).join(', ')}` : '';
+  const page = () =>
+    (shape.limit ? ` LIMIT ${bind(limitAt)}` : '') +
+    (shape.offset ? ` OFFSET ${bind(limitAt + 1)}` : '');
+  const select = `SELECT ${shape.idsOnly ? table.column('id') : table.selectList}`;
+  let sql: string;
+  if (shape.search === 'window') {
+    const inner =
+      `SELECT ${table.alias}.* FROM ${table.from}` +
+      where([...within, ...conditions((p) => !isSearch(p)), ...after()]) +
+      `${orderBy} LIMIT ${bind(limitAt + (shape.offset ? 2 : 1))}`;
+    sql = `${select} FROM (${inner}) ${table.alias}${where(conditions(isSearch))}${orderBy}${page()}`;
+  } else if (shape.search === 'searchFirst') {
+    // The fence keeps the order and the limit out: no plan can walk the order's index.
+    const found = `SELECT ${table.alias}.* FROM ${table.from}${where([...within, ...conditions(() => true), ...after()])}`;
+    sql = `WITH found AS MATERIALIZED (${found}) ${select} FROM found ${table.alias}${orderBy}${page()}`;
+  } else {
+    sql = `${select} FROM ${table.from}${where([...within, ...conditions(() => true), ...after()])}${orderBy}${page()}`;
+  }
+  return { sql: sql + (shape.lock ? dialect.lock : ''), slots };
+}
+
+const isSearch = (predicate: Predicate): boolean => predicate.operator === 'contains';
+
+// The index of each predicate's first value, and after them the index of the next value.
+function firstValues(where: readonly Predicate[]): number[] {
+  const firsts = [0];
+  for (const predicate of where) {
+    const count =
+      predicate.operator === 'in' ? predicate.count : predicate.operator === 'null' ? 0 : 1;
+    firsts.push(firsts[firsts.length - 1] + count);
+  }
+  return firsts;
 }
 
 /** A cache key naming everything that changes the SQL of a shape without `within`. */
@@ -96,7 +137,7 @@ export function shapeKey(shape: SelectShape): string {
     (p) => `${p.property} ${p.operator} ${'count' in p ? p.count : 'value' in p ? p.value : ''}`,
   );
   const order = (shape.order ?? []).map((key) => `${key.member.property} ${key.direction}`);
-  return `${where.join()}|${order.join()}|${shape.after?.join() ?? ''}|${shape.limit ?? ''}|${shape.offset ?? ''}|${shape.lock ?? ''}|${shape.idsOnly ?? ''}`;
+  return `${where.join()}|${order.join()}|${shape.after?.join() ?? ''}|${shape.limit ?? ''}|${shape.offset ?? ''}|${shape.lock ?? ''}|${shape.idsOnly ?? ''}|${shape.search ?? ''}`;
 }
 
 function predicateSql(

@@ -7,6 +7,9 @@ import { onReplica, type ReplicaRead } from './read-replicas';
 import type { ResourceTable } from './resource-table';
 import type { Predicate, SelectShape } from './select.compiler';
 
+// Rows in the order that a page with a substring condition looks at before its search index.
+const SEARCH_WINDOW = 5_000;
+
 /** One page of rows; `cursor` is null on the last page and absent for offset styles. */
 export interface Page<T> {
   readonly entities: T[];
@@ -82,18 +85,40 @@ export class Selection<T extends object> {
     const { order, page } = request;
     if (page.style === 'offset') {
       return {
-        entities: await this.read({ order, limit: true, offset: true }, [page.limit, page.offset]),
+        entities: await this.pageRows({ order, offset: true }, [page.limit, page.offset]),
       };
     }
     const keys = page.cursor === undefined ? undefined : codec.decode(page.cursor, request.binding);
     const after = keys && order.map((_, i) => keys[i] === null);
     const afterValues = keys ? order.map((key, i) => this.cursorValue(key, keys[i])) : [];
-    const rows = await this.read({ order, after, limit: true }, [...afterValues, page.limit + 1]);
+    const rows = await this.pageRows({ order, after }, [...afterValues, page.limit + 1]);
     if (rows.length <= page.limit) return { entities: rows, cursor: null };
     const entities = rows.slice(0, page.limit);
     const last = entities[entities.length - 1] as Record<string, unknown>;
     const lastKeys = order.map((key) => wireKey(last[key.member.property]));
     return { entities, cursor: codec.encode(lastKeys, request.binding) };
+  }
+
+  /**
+   * A page's rows; `tail` ends with the number of rows wanted. A substring (`contains`) is
+   * either common, so that a page is found among the first rows in the order, or rare, so
+   * that its search index finds every match at little cost; PostgreSQL cannot tell which
+   * from its statistics (it guessed both ways wrong by 10 to 100 times, and a wrong plan
+   * reads every row). So: the first SEARCH_WINDOW rows in the order first; when fewer than
+   * wanted of them match, the matches are rare: read them by the index, then order them.
+   */
+  private async pageRows(
+    shape: Pick<SelectShape, 'order' | 'after' | 'offset'>,
+    tail: unknown[],
+  ): Promise<T[]> {
+    const page = { ...shape, limit: true };
+    if (!this.where.some((predicate) => predicate.operator === 'contains')) {
+      return this.read(page, tail);
+    }
+    const wanted = tail[tail.length - (shape.offset ? 2 : 1)] as number;
+    const found = await this.read({ ...page, search: 'window' }, [...tail, SEARCH_WINDOW]);
+    if (found.length >= wanted) return found;
+    return this.read({ ...page, search: 'searchFirst' }, tail);
   }
 
   private read(shape: Omit<SelectShape, 'where' | 'within'>, tail: unknown[]): Promise<T[]> {
