@@ -314,29 +314,13 @@ describe('API documentation', () => {
     // What the declared indexes serve is marked; the rest is allowed and says it scans.
     const backed = (parameter: string) =>
       body.components.parameters[parameter]['x-index-backed'] as string[];
-    expect(backed('products.filter.name')).toEqual([
-      'eq',
-      'lt',
-      'lte',
-      'gt',
-      'gte',
-      'in',
-      'contains',
-      'null',
-    ]);
+    const btree = ['eq', 'lt', 'lte', 'gt', 'gte', 'in'];
+    expect(backed('products.filter.name')).toEqual([...btree, 'contains', 'null']);
     expect(backed('products.filter.description')).toEqual(['contains']);
-    expect(backed('products.filter.price_cents')).toEqual([
-      'eq',
-      'lt',
-      'lte',
-      'gt',
-      'gte',
-      'in',
-      'null',
-    ]);
+    expect(backed('products.filter.price_cents')).toEqual([...btree, 'null']);
     expect(backed('products.filter.stock')).toEqual([]);
     expect(body.components.parameters['products.filter.stock'].description).toMatch(
-      /No index: conditions run without an index: allowed, and bounded by the statement timeout/,
+      /No index backs it: conditions are allowed without an index, bounded by the statement timeout/,
     );
     expect(backed('products.order')).toEqual(
       expect.arrayContaining([

@@ -99,8 +99,13 @@ export function Resource(options: ResourceOptions): ClassDecorator {
         Index(name, { synchronize: false })(target);
       }
     }
-    for (const properties of indexes) {
-      Index(`${options.type}_${properties.map(snakeCase).join('_')}`, [...properties])(target);
-    }
+    // One index per name: `indexed` and `indexes` may both name the same one.
+    const named = new Map(
+      indexes.map((properties) => [
+        `${options.type}_${properties.map(snakeCase).join('_')}`,
+        properties,
+      ]),
+    );
+    for (const [name, properties] of named) Index(name, [...properties])(target);
   };
 }

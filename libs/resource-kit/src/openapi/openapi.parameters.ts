@@ -48,7 +48,7 @@ export function parameterComponents(definition: ResourceDefinition): [string, Js
 // Operators an index on the member's column serves; `ne` never does (it keeps nulls too).
 const INDEXED_OPERATORS = new Set(['eq', 'lt', 'lte', 'gt', 'gte', 'in', 'null']);
 const UNINDEXED =
-  'run without an index: allowed, and bounded by the statement timeout (503 when it runs out)';
+  'allowed without an index, bounded by the statement timeout (503 when it runs out)';
 
 function indexBackedOperators(
   member: QueryableMember,
@@ -72,8 +72,8 @@ function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSc
   const indexed = indexBackedOperators(member, operators, backing);
   const served =
     indexed.length > 0
-      ? `Index-backed: ${indexed.join(', ')}; the others ${UNINDEXED}.`
-      : `No index: conditions ${UNINDEXED}.`;
+      ? `Index-backed: ${indexed.join(', ')}; the others are ${UNINDEXED}.`
+      : `No index backs it: conditions are ${UNINDEXED}.`;
   return {
     name: `filter[${member.name}]`,
     in: 'query',
@@ -130,7 +130,7 @@ function orderParameterOf(definition: ResourceDefinition, backing: IndexBacking)
     in: 'query',
     style: 'form',
     explode: false,
-    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders ${UNINDEXED}.`,
+    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders are ${UNINDEXED}.`,
     'x-index-backed': indexed,
     schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: keys } },
   };
