@@ -1,5 +1,6 @@
 import { retryHeadersOf } from '../http/retry-headers';
 import type { AccessLevel, Operation, ResourceDefinition } from '../metadata/definition';
+import { indexBackingOf } from '../persistence/index-backing';
 import { isQueryable } from '../query/queryable-members';
 
 /** One attribute as clients depend on it. */
@@ -13,6 +14,12 @@ export interface AttributeContract {
   writableOnPatch: boolean;
   output: string;
   filterable: boolean;
+  /**
+   * Filters and orders on it read an index; `contains` reads a search index (PostgreSQL).
+   * Recorded so that a review sees it; losing one is slower, not breaking.
+   */
+  indexed?: boolean;
+  searchable?: boolean;
   minLength: number | null;
   maxLength: number | null;
   min: number | null;
@@ -48,9 +55,7 @@ export function describeContract(definitions: readonly ResourceDefinition[]): Co
         definition.type,
         {
           operations: Object.fromEntries([...definition.access].sort()),
-          attributes: Object.fromEntries(
-            definition.attributes.map((a) => [a.name, describeAttribute(a)]),
-          ),
+          attributes: describeAttributes(definition),
           toOne: Object.fromEntries(
             [...definition.toOne].map(([name, a]) => [name, target(a.reference!.target)]),
           ),
@@ -80,6 +85,20 @@ function describeHeaders(definition: ResourceDefinition): ResourceContract['head
       const { request, response } = retryHeadersOf(definition, operation);
       return [operation, { request: [...request], response: [...response] }];
     }),
+  );
+}
+
+function describeAttributes(definition: ResourceDefinition): Record<string, AttributeContract> {
+  const backing = indexBackingOf(definition);
+  return Object.fromEntries(
+    definition.attributes.map((attribute) => [
+      attribute.name,
+      {
+        ...describeAttribute(attribute),
+        indexed: backing.filters.has(attribute.property),
+        searchable: backing.searches.has(attribute.property),
+      },
+    ]),
   );
 }
 
