@@ -85,13 +85,18 @@ export class Selection<T extends object> {
     const { order, page } = request;
     if (page.style === 'offset') {
       return {
-        entities: await this.pageRows({ order, offset: true }, [page.limit, page.offset]),
+        entities: await this.pageRows(
+          { order, offset: true },
+          [page.limit, page.offset],
+          page.limit,
+        ),
       };
     }
     const keys = page.cursor === undefined ? undefined : codec.decode(page.cursor, request.binding);
     const after = keys && order.map((_, i) => keys[i] === null);
     const afterValues = keys ? order.map((key, i) => this.cursorValue(key, keys[i])) : [];
-    const rows = await this.pageRows({ order, after }, [...afterValues, page.limit + 1]);
+    const wanted = page.limit + 1; // one more than the page: whether another follows
+    const rows = await this.pageRows({ order, after }, [...afterValues, wanted], wanted);
     if (rows.length <= page.limit) return { entities: rows, cursor: null };
     const entities = rows.slice(0, page.limit);
     const last = entities[entities.length - 1] as Record<string, unknown>;
@@ -100,8 +105,9 @@ export class Selection<T extends object> {
   }
 
   /**
-   * A page's rows; `tail` ends with the number of rows wanted. A substring (`contains`) is
-   * either common, so that a page is found among the first rows in the order, or rare, so
+   * A page's rows (`wanted` of them when there are): `tail` binds the cursor's keys, the
+   * limit and the offset. A substring (`contains`) is either common, so that a page is found
+   * among the first rows in the order, or rare, so
    * that its search index finds every match at little cost; PostgreSQL cannot tell which
    * from its statistics (it guessed both ways wrong by 10 to 100 times, and a wrong plan
    * reads every row). So: the first SEARCH_WINDOW rows in the order first; when fewer than
@@ -110,12 +116,12 @@ export class Selection<T extends object> {
   private async pageRows(
     shape: Pick<SelectShape, 'order' | 'after' | 'offset'>,
     tail: unknown[],
+    wanted: number,
   ): Promise<T[]> {
     const page = { ...shape, limit: true };
     if (!this.where.some((predicate) => predicate.operator === 'contains')) {
       return this.read(page, tail);
     }
-    const wanted = tail[tail.length - (shape.offset ? 2 : 1)] as number;
     const found = await this.read({ ...page, search: 'window' }, [...tail, SEARCH_WINDOW]);
     if (found.length >= wanted) return found;
     return this.read({ ...page, search: 'searchFirst' }, tail);
