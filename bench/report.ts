@@ -3,6 +3,8 @@ import type { BenchOptions } from './options';
 import {
   BASELINES,
   Measurement,
+  ROUNDS,
+  roundSeconds,
   SCENARIOS,
   ScenarioName,
   SERVER_KINDS,
@@ -32,6 +34,7 @@ const PEERS = BASELINES.filter(({ kind }) => kind !== 'raw');
 export function renderReport(run: RunResults): string {
   return [
     ...conditions(run.options, run.machine),
+    `Each scenario: ${ROUNDS} rounds of ${roundSeconds(run.options)} s on each server after its warm-up, the servers taking turns (one process each) or one after the other (two); req/s and CPU from the rounds' totals, p50 the median round's, p99 the worst round's.`,
     '',
     '### One process',
     '',

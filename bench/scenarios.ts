@@ -65,8 +65,19 @@ export function serves(kind: ServerKind, scenario: string): boolean {
 }
 
 /**
- * Starts the servers side by side and runs each scenario on one after the other, so
- * that the figures a ratio compares are taken seconds apart, not minutes.
+ * A scenario's measured time on each server is cut into this many rounds, the servers taking
+ * turns, so that a busier or quieter stretch of the shared machine falls on all of them.
+ */
+export const ROUNDS = 3;
+
+/** The seconds of one measured round. */
+export function roundSeconds(options: BenchOptions): number {
+  return Math.ceil(options.measureSeconds / ROUNDS);
+}
+
+/**
+ * Starts the servers side by side and measures each scenario on all of them, warmed up, in
+ * interleaved rounds, so that the figures a ratio compares are taken seconds apart.
  */
 export async function measureAll(
   processes: 1 | 2,
@@ -84,10 +95,11 @@ export async function measureAll(
   try {
     for (const { name } of scenariosOf(options)) {
       process.stdout.write(` ${name}`);
-      for (const server of servers) {
-        if (!serves(server.options.kind, name)) continue;
-        results[server.options.kind][name] = await measure(server, name, options);
-      }
+      const serving = servers.filter((server) => serves(server.options.kind, name));
+      const rounds = await measureInRounds(serving, name, options);
+      serving.forEach((server, at) => {
+        results[server.options.kind][name] = combineRounds(rounds[at]);
+      });
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
@@ -95,15 +107,75 @@ export async function measureAll(
   return results;
 }
 
+// Each round starts with the next server, so that none is always first; a server warms up
+// just before its first round. With two processes each, the five servers' pools together
+// would hold more connections than PostgreSQL's default 100 if they took turns (a pool
+// closes its connections only after 10 s idle), so each server then runs its rounds in one go.
+async function measureInRounds(
+  servers: RunningServer[],
+  scenario: string,
+  options: BenchOptions,
+): Promise<Measurement[][]> {
+  const interleaved = servers.every((server) => server.options.processes === 1);
+  const rounds = servers.map((): Measurement[] => []);
+  const measureRound = async (at: number) => {
+    if (rounds[at].length === 0) {
+      await loadFor(servers[at].url, scenario, options.warmupSeconds, DATA_FILE);
+    }
+    rounds[at].push(await measureLoad(servers[at], scenario, roundSeconds(options)));
+  };
+  if (interleaved) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let turn = 0; turn < servers.length; turn++)
+        await measureRound((round + turn) % servers.length);
+    }
+  } else {
+    for (let at = 0; at < servers.length; at++) {
+      for (let round = 0; round < ROUNDS; round++) await measureRound(at);
+    }
+  }
+  return rounds;
+}
+
+// Rates and CPU from the totals of the rounds; p50 the median round's, p99 the worst round's
+// (a percentile of the whole cannot be rebuilt from the rounds'), RSS the largest.
+function combineRounds(rounds: Measurement[]): Measurement {
+  const total = (of: (round: Measurement) => number) =>
+    rounds.reduce((sum, round) => sum + of(round), 0);
+  const requests = total((round) => round.requests);
+  const seconds = total((round) => round.seconds);
+  const p50s = rounds.map((round) => round.p50Ms).sort((a, b) => a - b);
+  return {
+    requests,
+    seconds,
+    requestsPerSecond: requests / seconds,
+    p50Ms: p50s[Math.floor((p50s.length - 1) / 2)],
+    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    errors: total((round) => round.errors),
+    rssMiB: Math.max(...rounds.map((round) => round.rssMiB)),
+    cpuMicrosPerRequest: total((round) => round.cpuMicrosPerRequest * round.requests) / requests,
+  };
+}
+
+/** A warm-up, then one measured run: what the comparisons and the profile use. */
 export async function measure(
   server: RunningServer,
   scenario: string,
   options: BenchOptions,
 ): Promise<Measurement> {
   await loadFor(server.url, scenario, options.warmupSeconds, DATA_FILE);
+  return measureLoad(server, scenario, options.measureSeconds);
+}
+
+// The carts are emptied before and after, so that each run's first adds are not 409.
+async function measureLoad(
+  server: RunningServer,
+  scenario: string,
+  seconds: number,
+): Promise<Measurement> {
   await emptyCarts();
   const cpuBefore = server.cpuMicros();
-  const result = await loadFor(server.url, scenario, options.measureSeconds, DATA_FILE);
+  const result = await loadFor(server.url, scenario, seconds, DATA_FILE);
   const cpuMicrosPerRequest = (server.cpuMicros() - cpuBefore) / result.requests;
   await emptyCarts();
   return { ...result, rssMiB: Math.max(...server.rssMiB()), cpuMicrosPerRequest };

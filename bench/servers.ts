@@ -16,7 +16,7 @@ const ENTRIES: Record<ServerKind, string> = {
 
 // The service is measured as production starts it (package.json's start, the Dockerfile).
 const PRODUCTION_NODE_ARGS: Record<ServerKind, string[]> = {
-  service: ['--max-semi-space-size=16'],
+  service: ['--max-semi-space-size=16', '--max-old-space-size=384'],
   nest: [],
   nestFastify: [],
   feathers: [],

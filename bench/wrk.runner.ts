@@ -5,6 +5,8 @@ import { BENCH } from './bench.config';
 
 export interface LoadResult {
   requests: number;
+  /** How long wrk ran. */
+  seconds: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -55,9 +57,11 @@ export async function loadFor(
   const line = stdout.split('\n').find((text) => text.startsWith('BENCH_RESULT '));
   if (!line) throw new Error(`wrk gave no result:\n${stdout}`);
   const raw = JSON.parse(line.slice('BENCH_RESULT '.length)) as Record<string, number>;
+  const ran = raw.duration_us / 1e6;
   return {
     requests: raw.requests,
-    requestsPerSecond: raw.requests / (raw.duration_us / 1e6),
+    seconds: ran,
+    requestsPerSecond: raw.requests / ran,
     p50Ms: raw.p50_us / 1000,
     p99Ms: raw.p99_us / 1000,
     errors: raw.errors + raw.non2xx,
