@@ -126,8 +126,9 @@ async function measureInRounds(
   };
   if (interleaved) {
     for (let round = 0; round < ROUNDS; round++) {
-      for (let turn = 0; turn < servers.length; turn++)
+      for (let turn = 0; turn < servers.length; turn++) {
         await measureRound((round + turn) % servers.length);
+      }
     }
   } else {
     for (let at = 0; at < servers.length; at++) {
