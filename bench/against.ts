@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { BenchOptions } from './options';
 import {
   measure,
+  median,
   Measurement,
   portOf,
   scenariosOf,
@@ -138,9 +139,4 @@ const cpu = (measurement: Measurement) => measurement.cpuMicrosPerRequest;
 // after the load is what the side reached, not what one round left.
 function medianRound(rounds: Measurement[]): Measurement {
   return { ...median(rounds, cpu), rssMiB: Math.max(...rounds.map((m) => m.rssMiB)) };
-}
-
-function median<T>(values: T[], by: (value: T) => number): T {
-  const sorted = [...values].sort((a, b) => by(a) - by(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)];
 }

@@ -117,25 +117,18 @@ async function measureInRounds(
   options: BenchOptions,
 ): Promise<Measurement[][]> {
   const interleaved = servers.every((server) => server.options.processes === 1);
-  const rounds = servers.map((): Measurement[] => []);
-  const measureRound = async (at: number) => {
-    if (rounds[at].length === 0) {
+  const rounds = [...Array(ROUNDS).keys()];
+  const turns = interleaved
+    ? rounds.flatMap((round) => servers.map((_, turn) => (round + turn) % servers.length))
+    : servers.flatMap((_, at) => rounds.map(() => at));
+  const measured = servers.map((): Measurement[] => []);
+  for (const at of turns) {
+    if (measured[at].length === 0) {
       await loadFor(servers[at].url, scenario, options.warmupSeconds, DATA_FILE);
     }
-    rounds[at].push(await measureLoad(servers[at], scenario, roundSeconds(options)));
-  };
-  if (interleaved) {
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let turn = 0; turn < servers.length; turn++) {
-        await measureRound((round + turn) % servers.length);
-      }
-    }
-  } else {
-    for (let at = 0; at < servers.length; at++) {
-      for (let round = 0; round < ROUNDS; round++) await measureRound(at);
-    }
+    measured[at].push(await measureLoad(servers[at], scenario, roundSeconds(options)));
   }
-  return rounds;
+  return measured;
 }
 
 // Rates and CPU from the totals of the rounds; p50 the median round's, p99 the worst round's
@@ -145,17 +138,22 @@ function combineRounds(rounds: Measurement[]): Measurement {
     rounds.reduce((sum, round) => sum + of(round), 0);
   const requests = total((round) => round.requests);
   const seconds = total((round) => round.seconds);
-  const p50s = rounds.map((round) => round.p50Ms).sort((a, b) => a - b);
   return {
     requests,
     seconds,
     requestsPerSecond: requests / seconds,
-    p50Ms: p50s[Math.floor((p50s.length - 1) / 2)],
+    p50Ms: median(rounds, (round) => round.p50Ms).p50Ms,
     p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
     errors: total((round) => round.errors),
     rssMiB: Math.max(...rounds.map((round) => round.rssMiB)),
     cpuMicrosPerRequest: total((round) => round.cpuMicrosPerRequest * round.requests) / requests,
   };
+}
+
+/** The middle value by `by` (the lower middle of an even count). */
+export function median<T>(values: readonly T[], by: (value: T) => number): T {
+  const sorted = [...values].sort((a, b) => by(a) - by(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** A warm-up, then one measured run: what the comparisons and the profile use. */

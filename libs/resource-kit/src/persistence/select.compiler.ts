@@ -101,6 +101,7 @@ export function compileSelect(
     (shape.limit ? ` LIMIT ${bind(limitAt)}` : '') +
     (shape.offset ? ` OFFSET ${bind(limitAt + 1)}` : '');
   const select = `SELECT ${shape.idsOnly ? table.column('id') : table.selectList}`;
+  const everyCondition = () => where([...within, ...conditions(() => true), ...after()]);
   let sql: string;
   if (shape.search === 'window') {
     const inner =
@@ -110,10 +111,10 @@ export function compileSelect(
     sql = `${select} FROM (${inner}) ${table.alias}${where(conditions(isSearch))}${orderBy}${page()}`;
   } else if (shape.search === 'searchFirst') {
     // The fence keeps the order and the limit out: no plan can walk the order's index.
-    const found = `SELECT ${table.alias}.* FROM ${table.from}${where([...within, ...conditions(() => true), ...after()])}`;
+    const found = `SELECT ${table.alias}.* FROM ${table.from}${everyCondition()}`;
     sql = `WITH found AS MATERIALIZED (${found}) ${select} FROM found ${table.alias}${orderBy}${page()}`;
   } else {
-    sql = `${select} FROM ${table.from}${where([...within, ...conditions(() => true), ...after()])}${orderBy}${page()}`;
+    sql = `${select} FROM ${table.from}${everyCondition()}${orderBy}${page()}`;
   }
   return { sql: sql + (shape.lock ? dialect.lock : ''), slots };
 }
