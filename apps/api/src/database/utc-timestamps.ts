@@ -37,7 +37,9 @@ export function parseUtcTimestamp(text: string): Date | number | null {
     (length === 19 || text.charCodeAt(19) === DOT) &&
     isDigit(text.charCodeAt(length - 1));
   if (!plain) return fallback(text);
-  const millis = length > 20 ? Number(text.slice(20, 23).padEnd(3, '0')) : 0;
+  // The first three digits of the fraction, as many as there are, are the milliseconds.
+  const fraction = Math.min(length, 23);
+  const millis = fraction > 20 ? digits(text, 20, fraction) * 10 ** (23 - fraction) : 0;
   return new Date(
     Date.UTC(
       digits(text, 0, 4),

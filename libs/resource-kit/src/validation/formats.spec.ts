@@ -46,6 +46,25 @@ describe('isCalendarDate', () => {
   });
 });
 
+describe('the day checks against Date', () => {
+  // Every day of a 400-year cycle exists, and the day after each month's last does not.
+  it('agree with the proleptic Gregorian calendar of Date', () => {
+    const disagreements: string[] = [];
+    const first = Date.UTC(1600, 0, 1);
+    for (let day = 0; day < 146_097; day++) {
+      const date = new Date(first + day * 86_400_000);
+      const text = date.toISOString().slice(0, 10);
+      if (!isCalendarDate(text) || !isUtcTime(`${text}T12:00:00Z`)) disagreements.push(text);
+      const next = new Date(date.getTime() + 86_400_000);
+      if (next.getUTCDate() === 1) {
+        const past = `${text.slice(0, 8)}${date.getUTCDate() + 1}`;
+        if (isCalendarDate(past)) disagreements.push(past);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+});
+
 describe('isStorableText', () => {
   it.each(['', 'plain', 'Grüße 😀', '\uffff'])('accepts %p', (text) =>
     expect(isStorableText(text)).toBe(true),
@@ -122,6 +141,29 @@ describe('formatTime', () => {
   // "Z" is appended to it and the Date is invalid (toISOString throws RangeError).
   it('converts PostgreSQL text with a two-digit offset', () => {
     expect(formatTime('2024-01-05 10:20:30.123+00')).toBe('2024-01-05T10:20:30Z');
+  });
+
+  // formatTime computes the civil date itself; Date's own toISOString is the reference.
+  it('agrees with toISOString on every day of a 400-year cycle and at the calendar ends', () => {
+    const reference = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+    const first = Date.UTC(1800, 0, 1);
+    const times = [Date.parse('0001-01-01T00:00:00Z'), Date.parse('9999-12-31T23:59:59.999Z')];
+    for (let day = 0; day < 146_097; day++)
+      times.push(first + day * 86_400_000 + ((day * 7_919_011) % 86_400_000));
+    for (const ms of [-1, 0, 999, -86_400_001, Date.parse('0099-12-31T23:59:59.999Z')])
+      times.push(ms);
+    const wrong = times.filter((ms) => formatTime(new Date(ms)) !== reference(ms));
+    expect(wrong.map(reference)).toEqual([]);
+  });
+
+  it('keeps the sign and six digits of years outside 0001 to 9999', () => {
+    expect(formatTime(new Date(Date.parse('+010000-01-01T00:00:00.500Z')))).toBe(
+      '+010000-01-01T00:00:00Z',
+    );
+  });
+
+  it('throws on an invalid Date', () => {
+    expect(() => formatTime(new Date(Number.NaN))).toThrow(RangeError);
   });
 
   it('produces a value that isUtcTime accepts', () => {
