@@ -69,6 +69,7 @@ export function serves(kind: ServerKind, scenario: string): boolean {
  * turns, so that a busier or quieter stretch of the shared machine falls on all of them.
  */
 export const ROUNDS = 3;
+const REWARM_SECONDS = 1;
 
 /** The seconds of one measured round. */
 export function roundSeconds(options: BenchOptions): number {
@@ -108,9 +109,11 @@ export async function measureAll(
 }
 
 // Each round starts with the next server, so that none is always first; a server warms up
-// just before its first round. With two processes each, the five servers' pools together
-// would hold more connections than PostgreSQL's default 100 if they took turns (a pool
-// closes its connections only after 10 s idle), so each server then runs its rounds in one go.
+// just before its first round, and for REWARM_SECONDS before each other one: while the others
+// took their turns its pool closed the connections idle for 10 s (pg's default), and its round
+// would open by connecting again and preparing its statements anew. With two processes each,
+// the five servers' pools together would hold more connections than PostgreSQL's default 100
+// if they took turns, so each server then runs its rounds in one go.
 async function measureInRounds(
   servers: RunningServer[],
   scenario: string,
@@ -123,9 +126,8 @@ async function measureInRounds(
     : servers.flatMap((_, at) => rounds.map(() => at));
   const measured = servers.map((): Measurement[] => []);
   for (const at of turns) {
-    if (measured[at].length === 0) {
-      await loadFor(servers[at].url, scenario, options.warmupSeconds, DATA_FILE);
-    }
+    const warmup = measured[at].length === 0 ? options.warmupSeconds : REWARM_SECONDS;
+    await loadFor(servers[at].url, scenario, warmup, DATA_FILE);
     measured[at].push(await measureLoad(servers[at], scenario, roundSeconds(options)));
   }
   return measured;
