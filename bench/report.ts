@@ -48,6 +48,13 @@ export function renderReport(run: RunResults): string {
     '',
     cpuTable(run),
     '',
+    '#### Latency (one process)',
+    '',
+    "p50 and p99 of every server in the same rounds (p99 the worst round's), in ms: on a shared",
+    "machine a tail follows the machine's load as much as the server, so the peers' are beside it.",
+    '',
+    latencyTable(run),
+    '',
     '### Two processes (node:cluster, one port)',
     '',
     table(run, 2),
@@ -123,6 +130,24 @@ function cpuTable(run: RunResults): string {
       ...BASELINES.map(({ kind }) => times(cheaper(service, servers[kind][name]))),
     ]);
   });
+  return [row(header), rule(header.length), ...rows].join('\n');
+}
+
+function latencyTable(run: RunResults): string {
+  const servers = run.byProcesses[1];
+  const header = [
+    'scenario',
+    ...['service', ...BASELINES.map(({ label }) => label)].map((label) => `${label} p50 · p99`),
+  ];
+  const rows = SCENARIOS.map(({ name, title }) =>
+    row([
+      `${name} ${title}`,
+      ...SERVER_KINDS.map((kind) => {
+        const measured = servers[kind][name];
+        return measured ? `${fixed(measured.p50Ms)} · ${fixed(measured.p99Ms)}` : '—';
+      }),
+    ]),
+  );
   return [row(header), rule(header.length), ...rows].join('\n');
 }
 
