@@ -203,6 +203,8 @@ function againstLines(against: AgainstResults | undefined): string[] {
       fixed(now?.cpuMicrosPerRequest, 0),
       fixed(before?.cpuMicrosPerRequest, 0),
       change === undefined ? '—' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`,
+      fixed(now?.p99Ms),
+      fixed(before?.p99Ms),
       fixed(now?.rssMiB, 0),
       fixed(before?.rssMiB, 0),
     ];
@@ -211,8 +213,8 @@ function againstLines(against: AgainstResults | undefined): string[] {
   return [
     `### Against ${other} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
     '',
-    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request | this RSS MiB (max) | that RSS MiB (max) |',
-    rule(9),
+    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request | this p99 ms | that p99 ms | this RSS MiB (max) | that RSS MiB (max) |',
+    rule(11),
     ...rows,
     '',
   ];
