@@ -96,7 +96,7 @@ export function formatTime(value: Date | string): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-// Days since the epoch to the civil date: Howard Hinnant's days_from_civil inverse
+// Days since the epoch to the civil date by Howard Hinnant's civil_from_days
 // (https://howardhinnant.github.io/date_algorithms.html#civil_from_days), seconds truncated.
 function formatFourDigitYear(ms: number): string {
   const days = Math.floor(ms / MS_PER_DAY);
