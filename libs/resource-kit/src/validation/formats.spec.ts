@@ -143,7 +143,7 @@ describe('formatTime', () => {
     expect(formatTime('2024-01-05 10:20:30.123+00')).toBe('2024-01-05T10:20:30Z');
   });
 
-  // formatTime computes the civil date itself; Date's own toISOString is the reference.
+  // formatTime writes the digits itself; Date's own toISOString is the reference.
   it('agrees with toISOString on every day of a 400-year cycle and at the calendar ends', () => {
     const reference = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
     const first = Date.UTC(1800, 0, 1);

@@ -82,54 +82,29 @@ function daysInMonth(year: number, month: number): number {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
-const MS_PER_DAY = 86_400_000;
 const PAIRS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-// From 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z: the years that print with four digits.
-const FOUR_DIGIT_YEARS = { from: -62_135_596_800_000, to: 253_402_300_799_999 };
 
 /** The wire form of a time, whatever the database returned (Date or text, with or without zone). */
 export function formatTime(value: Date | string): string {
   const date = typeof value === 'string' ? parseStoredTime(value) : value;
-  const ms = date.getTime();
-  if (ms >= FOUR_DIGIT_YEARS.from && ms <= FOUR_DIGIT_YEARS.to) return formatFourDigitYear(ms);
-  // Other years carry a sign and six digits; an invalid Date throws a RangeError here.
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-// Days since the epoch to the civil date by Howard Hinnant's civil_from_days
-// (https://howardhinnant.github.io/date_algorithms.html#civil_from_days), seconds truncated.
-function formatFourDigitYear(ms: number): string {
-  const days = Math.floor(ms / MS_PER_DAY);
-  const seconds = Math.floor((ms - days * MS_PER_DAY) / 1000);
-  const shifted = days + 719_468;
-  const era = Math.floor(shifted / 146_097);
-  const dayOfEra = shifted - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear =
-    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
-  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const year = date.getUTCFullYear();
+  // Years outside 0001 to 9999 carry a sign and six digits; an invalid Date (a NaN year)
+  // throws a RangeError in toISOString.
+  if (!(year >= 1 && year <= 9999)) return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Date's UTC getters and a table of two-digit strings: a third of toISOString's time.
   return (
     PAIRS[Math.floor(year / 100)] +
     PAIRS[year % 100] +
     '-' +
-    PAIRS[month] +
+    PAIRS[date.getUTCMonth() + 1] +
     '-' +
-    PAIRS[day] +
+    PAIRS[date.getUTCDate()] +
     'T' +
-    PAIRS[Math.floor(seconds / 3600)] +
+    PAIRS[date.getUTCHours()] +
     ':' +
-    PAIRS[Math.floor(seconds / 60) % 60] +
+    PAIRS[date.getUTCMinutes()] +
     ':' +
-    PAIRS[seconds % 60] +
+    PAIRS[date.getUTCSeconds()] +
     'Z'
   );
 }
