@@ -166,6 +166,26 @@ describe('password hashing', () => {
     }
   });
 
+  it('counts an IPv6 /64 as one address, and IPv4-mapped IPv6 as its IPv4 address', async () => {
+    const limited = await startTestApp({ ...PROXY, SIGNUP_MAX_PER_ADDRESS: '2' });
+    try {
+      const signUp = (from: string) =>
+        request(limited.http)
+          .post('/users')
+          .set('X-Forwarded-For', from)
+          .send({ data: { email: unique('v6'), name: 'V', password: PASSWORD } });
+      await signUp('2001:db8:5:1::1').expect(201);
+      await signUp('2001:db8:5:1::2').expect(201);
+      await signUp('2001:db8:5:1:ffff:ffff:ffff:ffff').expect(429);
+      await signUp('2001:db8:5:2::1').expect(201);
+      await signUp('::ffff:10.9.0.1').expect(201);
+      await signUp('10.9.0.1').expect(201);
+      await signUp('::ffff:a09:1').expect(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('takes as long to refuse a static account as any other', async () => {
     const timed = await startTestApp({ PASSWORD_HASH_COST: '15' });
     try {
@@ -325,5 +345,71 @@ describe('replayed log-ins (Idempotency-Key)', () => {
     }
     // Throttled like the original: the right password no longer tells from this address.
     await keyed(key, email, PASSWORD, '10.7.1.1').expect(429);
+  });
+});
+
+describe('sessions belong to the credentials', () => {
+  serviceForThisBlock();
+
+  const claimsOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sub: string };
+  const logInWith = (bearer: string, email: string, password: string) =>
+    logIn(service, email, password, '10.8.0.1').set('Authorization', `Bearer ${bearer}`);
+
+  it.each([
+    [
+      'another customer\u2019s token',
+      async (): Promise<string> => (await shop.customer(unique('bearer'))).token,
+    ],
+    ['a static admin token', () => Promise.resolve(ADMIN_TOKEN)],
+  ])('gives the credentials\u2019 account a session, beside %s', async (_bearer, bearerOf) => {
+    const bearer = await bearerOf();
+    const victim = unique('victim');
+    const { id } = await shop.signUp(victim);
+    const session = await logInWith(bearer, victim, PASSWORD).expect(201);
+    const created = session.body as { data: { id: string; user_id: string; token: string } };
+    expect(created.data.user_id).toBe(id);
+    const { token } = created.data;
+    expect(claimsOf(token).sub).toBe(id);
+    // The account's own role (customer), never the bearer's, and its owner can end it.
+    await shop.as(token).post('/products', { name: 'P', price_cents: 1, stock: 1 }).expect(403);
+    const own = await shop.as(token).get(`/users/${id}/sessions`).expect(200);
+    const ownIds = (own.body as { data: { id: string }[] }).data.map((s) => s.id);
+    expect(ownIds).toContain(created.data.id);
+    await shop.as(token).delete(`/sessions/${created.data.id}`).expect(200);
+    await shop.as(token).get(`/users/${id}`).expect(401);
+    await logInWith(bearer, victim, 'not the password').expect(401);
+  });
+
+  it('ends the log-ins that raced a password change, once it commits', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const email = unique('race');
+      const { user, token } = await shop.customer(email);
+      let changed = false;
+      const change = shop
+        .as(token)
+        .patch(`/users/${user.id}`, {
+          password: 'a brand new password',
+          current_password: PASSWORD,
+        })
+        .then((answer) => {
+          changed = true;
+          return answer;
+        });
+      // Waves of log-ins with the old password until the change answers, and one after.
+      const tokens: string[] = [];
+      do {
+        const wave = await Promise.all(
+          Array.from({ length: 4 }, () => logIn(service, email, PASSWORD, `10.8.1.${round}`)),
+        );
+        for (const answer of wave) {
+          if (answer.status === 201)
+            tokens.push((answer.body as { data: { token: string } }).data.token);
+        }
+      } while (!changed);
+      expect((await change).status).toBe(200);
+      await shop.as(token).get(`/users/${user.id}`).expect(200);
+      for (const raced of tokens) await shop.as(raced).get(`/users/${user.id}`).expect(401);
+    }
   });
 });

@@ -6,7 +6,10 @@ import type { EntityClass } from '../metadata/definition';
 /** Who is asking; filled by the auth layer, read by scope and access hooks. */
 export interface RequestContext {
   readonly caller?: Caller;
-  /** The client's address (X-Forwarded-For from a trusted gateway), for rate limits. */
+  /**
+   * The client's address (X-Forwarded-For from a trusted gateway) as rate limits key it: an
+   * IPv4 address, or an IPv6 /64.
+   */
   readonly clientAddress?: string;
   /** The request's If-Match: PATCH and DELETE write only while it names the current ETag. */
   readonly ifMatch?: string;

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { assertPermitted } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
+import { clientAddressOf } from '../http/client-address';
 import { notFound } from '../errors/kit.error';
 import { writeAnswer, type Answer } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
@@ -173,7 +174,7 @@ function contextOf(request: Request, caller?: Caller): RequestContext {
   const ifMatch = request.headers['if-match'];
   return {
     ...(caller && { caller }),
-    clientAddress: request.ip,
+    clientAddress: clientAddressOf(request.ip),
     ...(ifMatch !== undefined && { ifMatch }),
   };
 }

@@ -193,11 +193,15 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   async create(input: ResourceInput, context: RequestContext, prepared?: Partial<T>): Promise<T> {
     const values = prepared ?? (await this.prepareCreation(input, context));
     return this.inTransaction(context, async (write, batch) => {
-      const entity = Object.assign(
-        new (this.definition.entity as new () => T)(),
+      // The kit's default owner first: what the input and the resource's own logic set wins
+      // (a session belongs to the checked credentials, not to the bearer of a token).
+      const entity = new (this.definition.entity as new () => T)();
+      Object.assign(
+        entity,
+        this.defaultOwner(context),
         Object.fromEntries(input),
         values,
-        { ...newRow(), ...this.ownedBy(context, input) },
+        newRow(),
       );
       await this.beforeCreate(entity, write);
       if (this.readsAfterWrite()) await this.table.writes.insert(write.manager, entity);
@@ -300,10 +304,11 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     return (await this.prepareUpdate(current, input, context)) ?? {};
   }
 
-  // A new row of an owned resource belongs to its creator (unless the owner is the row itself).
-  private ownedBy(context: RequestContext, input: ResourceInput): Record<string, string> {
+  // A new row of an owned resource belongs to its creator (unless the owner is the row itself),
+  // unless the input or a hook names its owner.
+  private defaultOwner(context: RequestContext): Record<string, string> {
     const { owner } = this.definition;
-    if (!owner || owner === 'id' || !context.caller || input.has(owner)) return {};
+    if (!owner || owner === 'id' || !context.caller) return {};
     return { [owner]: context.caller.id };
   }
 

@@ -50,7 +50,10 @@ export class Session extends ResourceEntity {
   })
   userId!: string;
 
-  /** The relation @ToOne declares beside userId; loaded only on request (token checks). */
+  /**
+   * The relation @ToOne declares beside userId: on create, the account as its credentials were
+   * checked; never loaded otherwise.
+   */
   user?: User;
 
   @Attribute({

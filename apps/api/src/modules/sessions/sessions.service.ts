@@ -6,6 +6,7 @@ import {
   ResourceService,
   SessionVerifier,
   TokenIssuer,
+  WriteContext,
 } from '@app/resource-kit';
 import { EntityManager, Not } from 'typeorm';
 import { PasswordHasher } from '../../accounts/password.hasher';
@@ -48,10 +49,21 @@ export class SessionsService extends ResourceService<Session> implements Session
     }
     await this.throttle.succeeded(email, clientAddress);
     if (outdated) await this.upgradeHash(user, input.get('password') as string);
-    return { userId: user.id };
+    return { userId: user.id, user };
   }
 
-  protected override beforeCreate(session: Session): void {
+  // The credentials were checked before the transaction; a change of them may have committed
+  // since. Under the user's lock, either the change already committed (its hash or email is
+  // here: refused), or it waits for this session and then ends it (SPEC 1.12).
+  protected override async beforeCreate(session: Session, write: WriteContext): Promise<void> {
+    const checked = session.user!;
+    const current = await this.transactions
+      .lockForUpdate(write.manager.getRepository(User).createQueryBuilder('account'))
+      .where('account.id = :id', { id: checked.id })
+      .getOne();
+    if (current?.passwordHash !== checked.passwordHash || current.emailKey !== checked.emailKey) {
+      throw WRONG_CREDENTIALS;
+    }
     Object.assign(session, this.tokens.issue(session.userId, session.id, session.createdAt));
   }
 
@@ -80,11 +92,13 @@ export class SessionsService extends ResourceService<Session> implements Session
     return user ? { role: (user as User).role } : undefined;
   }
 
-  // A hash made with weaker parameters is rewritten at today's, unless it changed meanwhile.
+  // A hash made with weaker parameters is rewritten at today's, unless it changed meanwhile
+  // (then `user` keeps the hash that was checked, and the log-in's own check refuses it).
   private async upgradeHash(user: User, password: string): Promise<void> {
     const passwordHash = await this.passwords.hash(password);
-    await this.dataSource
+    const { affected } = await this.dataSource
       .getRepository(User)
       .update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash });
+    if (affected === 1) user.passwordHash = passwordHash;
   }
 }
