@@ -319,8 +319,26 @@ describe('API documentation', () => {
     expect(backed('products.filter.description')).toEqual(['contains']);
     expect(backed('products.filter.price_cents')).toEqual([...btree, 'null']);
     expect(backed('products.filter.stock')).toEqual([]);
+    const costly = (parameter: string) =>
+      body.components.parameters[parameter]['x-costly'] as string[];
+    expect(costly('products.filter.stock')).toEqual([
+      'eq',
+      'ne',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'in',
+      'null',
+    ]);
+    expect(costly('products.filter.name')).toEqual(['ne']);
+    expect(costly('products.order')).toContain('stock');
+    expect(costly('products.order')).not.toContain('price_cents');
     expect(body.components.parameters['products.filter.stock'].description).toMatch(
-      /No index backs it: conditions are allowed without an index, bounded by the statement timeout/,
+      /No index backs it\. Conditions are costly: no index serves them, so at most a few run at once per instance/,
+    );
+    expect(body.components.parameters['products.filter.name'].description).toMatch(
+      /contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly/,
     );
     expect(backed('products.order')).toEqual(
       expect.arrayContaining([

@@ -1844,7 +1844,7 @@ export interface components {
   responses: never;
   parameters: {
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.id': {
@@ -1862,7 +1862,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.created_at': {
@@ -1884,7 +1884,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.updated_at': {
@@ -1906,7 +1906,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.cart_id': {
@@ -1924,7 +1924,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.product_id': {
@@ -1942,7 +1942,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.quantity': {
@@ -1958,7 +1958,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.unit_price_cents': {
@@ -1974,7 +1974,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'cart_items.filter.line_total_cents': {
@@ -1989,7 +1989,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'cart_items.order': (
       | 'id'
       | '-id'
@@ -2009,7 +2009,7 @@ export interface components {
       | '-line_total_cents'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.id': {
@@ -2027,7 +2027,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.created_at': {
@@ -2049,7 +2049,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.updated_at': {
@@ -2071,7 +2071,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.user_id': {
@@ -2089,7 +2089,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.subtotal_cents': {
@@ -2105,7 +2105,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.item_count': {
@@ -2121,7 +2121,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'carts.filter.currency': {
@@ -2158,7 +2158,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'carts.order': (
       | 'id'
       | '-id'
@@ -2176,7 +2176,7 @@ export interface components {
       | '-currency'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.id': {
@@ -2194,7 +2194,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.created_at': {
@@ -2216,7 +2216,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.updated_at': {
@@ -2238,7 +2238,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.action': {
@@ -2252,7 +2252,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.user_id': {
@@ -2270,7 +2270,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.occurred_at': {
@@ -2292,7 +2292,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.subject.type': {
@@ -2310,7 +2310,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'events.filter.subject.id': {
@@ -2327,7 +2327,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'events.order': (
       | 'id'
       | '-id'
@@ -2347,7 +2347,7 @@ export interface components {
       | '-subject.id'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.id': {
@@ -2365,7 +2365,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.created_at': {
@@ -2387,7 +2387,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.updated_at': {
@@ -2409,7 +2409,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.order_id': {
@@ -2427,7 +2427,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.product_id': {
@@ -2445,7 +2445,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.name': {
@@ -2463,7 +2463,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.quantity': {
@@ -2479,7 +2479,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.unit_price_cents': {
@@ -2495,7 +2495,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'order_items.filter.line_total_cents': {
@@ -2510,7 +2510,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'order_items.order': (
       | 'id'
       | '-id'
@@ -2532,7 +2532,7 @@ export interface components {
       | '-line_total_cents'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.id': {
@@ -2550,7 +2550,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.created_at': {
@@ -2572,7 +2572,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.updated_at': {
@@ -2594,7 +2594,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.status': {
@@ -2608,7 +2608,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.total_cents': {
@@ -2624,7 +2624,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.item_count': {
@@ -2640,7 +2640,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.currency': {
@@ -2678,7 +2678,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.requested_delivery_date': {
@@ -2700,7 +2700,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'orders.filter.user_id': {
@@ -2717,7 +2717,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'orders.order': (
       | 'id'
       | '-id'
@@ -2739,7 +2739,7 @@ export interface components {
       | '-user_id'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.id': {
@@ -2757,7 +2757,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.created_at': {
@@ -2779,7 +2779,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.updated_at': {
@@ -2801,7 +2801,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.product_id': {
@@ -2819,7 +2819,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.revision': {
@@ -2835,7 +2835,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.name': {
@@ -2853,7 +2853,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.description': {
@@ -2871,7 +2871,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.price_cents': {
@@ -2887,7 +2887,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.currency': {
@@ -2925,7 +2925,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'product_revisions.filter.stock': {
@@ -2940,7 +2940,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'product_revisions.order': (
       | 'id'
       | '-id'
@@ -2964,7 +2964,7 @@ export interface components {
       | '-stock'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.id': {
@@ -2982,7 +2982,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.created_at': {
@@ -3004,7 +3004,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.updated_at': {
@@ -3026,7 +3026,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
      * @example {}
      */
     'products.filter.name': {
@@ -3044,7 +3044,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
      * @example {}
      */
     'products.filter.description': {
@@ -3062,7 +3062,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.price_cents': {
@@ -3078,7 +3078,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.currency': {
@@ -3116,7 +3116,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'products.filter.stock': {
@@ -3131,7 +3131,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'products.order': (
       | 'id'
       | '-id'
@@ -3151,7 +3151,7 @@ export interface components {
       | '-stock'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'sessions.filter.id': {
@@ -3169,7 +3169,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'sessions.filter.created_at': {
@@ -3191,7 +3191,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'sessions.filter.updated_at': {
@@ -3213,7 +3213,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'sessions.filter.user_id': {
@@ -3231,7 +3231,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'sessions.filter.expires_at': {
@@ -3252,7 +3252,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'sessions.order': (
       | 'id'
       | '-id'
@@ -3266,7 +3266,7 @@ export interface components {
       | '-expires_at'
     )[];
     /**
-     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.id': {
@@ -3284,7 +3284,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.created_at': {
@@ -3306,7 +3306,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.updated_at': {
@@ -3328,7 +3328,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.email': {
@@ -3346,7 +3346,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.name': {
@@ -3364,7 +3364,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.birth_date': {
@@ -3386,7 +3386,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.role': {
@@ -3400,7 +3400,7 @@ export interface components {
       null?: boolean;
     };
     /**
-     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+     * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
      * @example {}
      */
     'users.filter.cart_id': {
@@ -3417,7 +3417,7 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
-    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'users.order': (
       | 'id'
       | '-id'
@@ -3447,46 +3447,46 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -3688,42 +3688,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
@@ -4053,37 +4053,37 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['carts.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
         /**
-         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
@@ -4185,42 +4185,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['products.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[name]'?: components['parameters']['products.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[description]'?: components['parameters']['products.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
@@ -4322,41 +4322,41 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['carts.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
         /**
-         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['carts.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -4438,37 +4438,37 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['carts.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
         /**
-         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
@@ -4570,42 +4570,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
@@ -4707,46 +4707,46 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['cart_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['cart_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['cart_items.filter.updated_at'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['cart_items.filter.cart_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['cart_items.filter.product_id'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['cart_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['cart_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -4840,46 +4840,46 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['events.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['events.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
         /**
-         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[action]'?: components['parameters']['events.filter.action'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['events.filter.user_id'];
         /**
-         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
         /**
-         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
         /**
-         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['events.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -4961,42 +4961,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['events.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['events.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
         /**
-         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[action]'?: components['parameters']['events.filter.action'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['events.filter.user_id'];
         /**
-         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
         /**
-         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
         /**
-         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
@@ -5098,42 +5098,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
@@ -5235,51 +5235,51 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
         /**
-         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -5361,47 +5361,47 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
         /**
-         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
@@ -5503,47 +5503,47 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['orders.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
         /**
-         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[status]'?: components['parameters']['orders.filter.status'];
         /**
-         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
         /**
-         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
@@ -5645,42 +5645,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['products.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[name]'?: components['parameters']['products.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[description]'?: components['parameters']['products.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
@@ -5782,51 +5782,51 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['orders.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
         /**
-         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[status]'?: components['parameters']['orders.filter.status'];
         /**
-         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
         /**
-         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -6028,47 +6028,47 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['orders.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
         /**
-         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[status]'?: components['parameters']['orders.filter.status'];
         /**
-         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
         /**
-         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
@@ -6309,42 +6309,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
@@ -6446,51 +6446,51 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['order_items.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['order_items.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['order_items.filter.updated_at'];
         /**
-         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on order_id (string), combined with AND: filter[order_id][operator]=value, or filter[order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[order_id]'?: components['parameters']['order_items.filter.order_id'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['order_items.filter.product_id'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['order_items.filter.name'];
         /**
-         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on quantity (integer), combined with AND: filter[quantity][operator]=value, or filter[quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[quantity]'?: components['parameters']['order_items.filter.quantity'];
         /**
-         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on unit_price_cents (integer), combined with AND: filter[unit_price_cents][operator]=value, or filter[unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[unit_price_cents]'?: components['parameters']['order_items.filter.unit_price_cents'];
         /**
-         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on line_total_cents (integer), combined with AND: filter[line_total_cents][operator]=value, or filter[line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -6584,56 +6584,56 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
         /**
-         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -6704,52 +6704,52 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
         /**
-         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
@@ -6840,42 +6840,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['products.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[name]'?: components['parameters']['products.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[description]'?: components['parameters']['products.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
@@ -6966,46 +6966,46 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['products.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[name]'?: components['parameters']['products.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[description]'?: components['parameters']['products.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['products.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -7205,42 +7205,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['products.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['products.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['products.filter.updated_at'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[name]'?: components['parameters']['products.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly.
          * @example {}
          */
         'filter[description]'?: components['parameters']['products.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['products.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['products.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
@@ -7577,56 +7577,56 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['product_revisions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['product_revisions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['product_revisions.filter.updated_at'];
         /**
-         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on product_id (string), combined with AND: filter[product_id][operator]=value, or filter[product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[product_id]'?: components['parameters']['product_revisions.filter.product_id'];
         /**
-         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on revision (integer), combined with AND: filter[revision][operator]=value, or filter[revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[revision]'?: components['parameters']['product_revisions.filter.revision'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['product_revisions.filter.name'];
         /**
-         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[description]'?: components['parameters']['product_revisions.filter.description'];
         /**
-         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on price_cents (integer), combined with AND: filter[price_cents][operator]=value, or filter[price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[price_cents]'?: components['parameters']['product_revisions.filter.price_cents'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['product_revisions.filter.currency'];
         /**
-         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on stock (integer), combined with AND: filter[stock][operator]=value, or filter[stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -7709,31 +7709,31 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
         /**
-         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['sessions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -7946,27 +7946,27 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
         /**
-         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
@@ -8166,42 +8166,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
@@ -8303,46 +8303,46 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['users.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -8533,42 +8533,42 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['users.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['users.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['users.filter.updated_at'];
         /**
-         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on email (string), combined with AND: filter[email][operator]=value, or filter[email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[email]'?: components['parameters']['users.filter.email'];
         /**
-         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on name (string), combined with AND: filter[name][operator]=value, or filter[name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[name]'?: components['parameters']['users.filter.name'];
         /**
-         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on birth_date (date), combined with AND: filter[birth_date][operator]=value, or filter[birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[birth_date]'?: components['parameters']['users.filter.birth_date'];
         /**
-         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on role (enum), combined with AND: filter[role][operator]=value, or filter[role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[role]'?: components['parameters']['users.filter.role'];
         /**
-         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on cart_id (string), combined with AND: filter[cart_id][operator]=value, or filter[cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
@@ -8907,37 +8907,37 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['carts.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['carts.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['carts.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['carts.filter.user_id'];
         /**
-         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on subtotal_cents (integer), combined with AND: filter[subtotal_cents][operator]=value, or filter[subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[subtotal_cents]'?: components['parameters']['carts.filter.subtotal_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['carts.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
@@ -9039,31 +9039,31 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['sessions.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['sessions.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['sessions.filter.updated_at'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['sessions.filter.user_id'];
         /**
-         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on expires_at (time), combined with AND: filter[expires_at][operator]=value, or filter[expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['sessions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;
@@ -9157,51 +9157,51 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[id]'?: components['parameters']['orders.filter.id'];
         /**
-         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[created_at]'?: components['parameters']['orders.filter.created_at'];
         /**
-         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[updated_at]'?: components['parameters']['orders.filter.updated_at'];
         /**
-         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[status]'?: components['parameters']['orders.filter.status'];
         /**
-         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on total_cents (integer), combined with AND: filter[total_cents][operator]=value, or filter[total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[total_cents]'?: components['parameters']['orders.filter.total_cents'];
         /**
-         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on item_count (integer), combined with AND: filter[item_count][operator]=value, or filter[item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[item_count]'?: components['parameters']['orders.filter.item_count'];
         /**
-         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on currency (enum), combined with AND: filter[currency][operator]=value, or filter[currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[currency]'?: components['parameters']['orders.filter.currency'];
         /**
-         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it: conditions are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on requested_delivery_date (date), combined with AND: filter[requested_delivery_date][operator]=value, or filter[requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
-         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null; the others are allowed without an index, bounded by the statement timeout (503 when it runs out).
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
-        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders are allowed without an index, bounded by the statement timeout (503 when it runs out). */
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */
         cursor?: string;

@@ -50,6 +50,7 @@ export class AppModule {
           validateOutput: config.outputValidation,
           // A transaction pooler may run each statement on another server connection.
           namedStatements: config.database.type !== 'postgres' || config.database.pooler === 'none',
+          costlyQueries: config.costlyQueries,
           title: 'Shop API',
           version: '1.0.0',
           tracer: tracingStarted() ? trace.getTracer('resource-kit') : undefined,

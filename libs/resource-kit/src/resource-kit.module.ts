@@ -13,6 +13,7 @@ import { ResourceHandlers } from './controller/resource.handlers';
 import { ResourceGuard } from './controller/resource.guard';
 import { ResourceRoutesCheck } from './controller/resource-routes.check';
 import { SqliteFunctions } from './persistence/sqlite-functions';
+import { CostlyQueries } from './persistence/costly-queries';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
@@ -82,6 +83,7 @@ export class ResourceKitModule implements OnModuleInit {
         ResourceHandlers,
         ResourceRoutesCheck,
         TransactionRunner,
+        CostlyQueries,
         SqliteFunctions,
         JsonBodyReader,
         UnroutedResponder,
@@ -104,6 +106,7 @@ export class ResourceKitModule implements OnModuleInit {
         StaticTokenRegistry,
         TokenIssuer,
         TransactionRunner,
+        CostlyQueries,
         IdempotencyStore,
       ],
     };

@@ -31,6 +31,12 @@ export interface ResourceKitOptions {
    * connection that never saw the name: reads then use unnamed statements.
    */
   namedStatements?: boolean;
+  /**
+   * Queries that no index serves (SPEC 1.6): at most `concurrency` at once per instance
+   * (default 2; beyond it, 503 with Retry-After), each without parallel workers, and
+   * anonymous ones under `anonymousStatementTimeoutMs` (default 1,000; PostgreSQL).
+   */
+  costlyQueries?: { concurrency?: number; anonymousStatementTimeoutMs?: number };
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
@@ -42,7 +48,10 @@ export interface ResourceKitOptions {
 }
 
 export type ResolvedKitOptions = Readonly<
-  Required<Omit<ResourceKitOptions, 'tracer'>> & Pick<ResourceKitOptions, 'tracer'>
+  Required<Omit<ResourceKitOptions, 'tracer' | 'costlyQueries'>> &
+    Pick<ResourceKitOptions, 'tracer'> & {
+      costlyQueries: Readonly<Required<NonNullable<ResourceKitOptions['costlyQueries']>>>;
+    }
 >;
 
 export const RESOURCE_KIT_OPTIONS = Symbol('RESOURCE_KIT_OPTIONS');
@@ -58,6 +67,10 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     idempotencyKeyTtlSeconds: options.idempotencyKeyTtlSeconds ?? 24 * 3600,
     validateOutput: options.validateOutput ?? true,
     namedStatements: options.namedStatements ?? true,
+    costlyQueries: Object.freeze({
+      concurrency: options.costlyQueries?.concurrency ?? 2,
+      anonymousStatementTimeoutMs: options.costlyQueries?.anonymousStatementTimeoutMs ?? 1_000,
+    }),
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',
     tracer: options.tracer,

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       basePath: '/',
       logLevel: 'info',
       database: { type: 'sqlite', path: './data/api.sqlite' },
+      costlyQueries: { concurrency: 2, anonymousStatementTimeoutMs: 1_000 },
       requestTimeoutMs: 10_000,
       shutdownGraceMs: 10_000,
       staticTokens: [],
@@ -140,9 +141,12 @@ describe('loadConfig', () => {
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
       REQUEST_TIMEOUT_MS: '3000',
       SHUTDOWN_GRACE_MS: '0',
+      COSTLY_QUERY_CONCURRENCY: '4',
+      COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS: '500',
     });
     expect(config).toMatchObject({
       database: { statementTimeoutMs: 2_000 },
+      costlyQueries: { concurrency: 4, anonymousStatementTimeoutMs: 500 },
       requestTimeoutMs: 3_000,
       shutdownGraceMs: 0,
     });

@@ -69,6 +69,8 @@ export interface AppConfig {
   /** Whether every response is checked against its declaration before it is sent. */
   outputValidation: boolean;
   database: DatabaseConfig;
+  /** The bound on queries that no index serves (SPEC 1.6; the kit's `costlyQueries`). */
+  costlyQueries: { concurrency: number; anonymousStatementTimeoutMs: number };
   /** Longest a request may run before it is answered 503. */
   requestTimeoutMs: number;
   /** After SIGTERM or SIGINT, how long requests in flight may take before they are cut. */
@@ -116,6 +118,10 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL,
     outputValidation: env.OUTPUT_VALIDATION === 'on',
     database: databaseConfig(env),
+    costlyQueries: {
+      concurrency: env.COSTLY_QUERY_CONCURRENCY,
+      anonymousStatementTimeoutMs: env.COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS,
+    },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     // Outside production a missing secret is generated: tokens then last one process lifetime.

@@ -180,6 +180,14 @@ export class Environment {
   @IsIntegerFrom(100, 10 * 60_000)
   DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
 
+  // Queries that no index serves (SPEC 1.6): how many run at once per instance, and the
+  // statement timeout of an anonymous caller's.
+  @IsIntegerFrom(1, 1_000)
+  COSTLY_QUERY_CONCURRENCY = 2;
+
+  @IsIntegerFrom(100, 10 * 60_000)
+  COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS = 1_000;
+
   @IsIntegerFrom(100, 10 * 60_000)
   REQUEST_TIMEOUT_MS = 10_000;
 

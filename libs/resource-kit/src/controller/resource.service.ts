@@ -8,6 +8,8 @@ import { ADMIN_ROLE } from '../auth/caller';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
 import { READ_REPLICAS, type ReadReplicas } from '../persistence/read-replicas';
 import { Page, Selection, Within } from '../persistence/selection';
+import { CostlyQueries } from '../persistence/costly-queries';
+import { IndexBacking, indexBackingOf, isCostly } from '../persistence/index-backing';
 import type { WriteBatch } from '../persistence/write.batch';
 import type { CursorCodec } from '../query/cursor.codec';
 import type { ResourceQuery } from '../query/query-parameters.parser';
@@ -43,9 +45,11 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   @Inject(ModuleRef) private readonly moduleRef!: ModuleRef;
   @Inject(IdempotencyStore) private readonly idempotency!: IdempotencyStore;
   @Inject(RESOURCE_KIT_OPTIONS) private readonly kitOptions!: ResolvedKitOptions;
+  @Inject(CostlyQueries) private readonly costlyQueries!: CostlyQueries;
   @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private listener?: WriteListener | null;
   private compiledTable?: ResourceTable<T>;
+  private backing?: IndexBacking;
 
   onModuleInit(): void {
     const problems = unsupportedTypeOrmFeatures(this.dataSource, this.definition);
@@ -133,7 +137,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
     if (owner) rows.equals(owner.property, owner.id);
     // A cursor serves the collection, the caller and the query it was issued for, only.
     const scope = JSON.stringify([this.definition.type, owner?.id, context.caller?.id]);
-    return rows.page({ ...query, binding: `${scope}${query.binding}` }, this.cursors);
+    const page = () => rows.page({ ...query, binding: `${scope}${query.binding}` }, this.cursors);
+    if (!isCostly(this.indexBacking, query.filters, query.order)) return page();
+    return this.costlyQueries.run(!context.caller, (settings) => {
+      rows.bounded(settings);
+      return page();
+    });
   }
 
   /**
@@ -250,6 +259,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
       this.kitOptions.namedStatements,
     );
     return this.compiledTable;
+  }
+
+  // What the declared indexes serve: whether a list is a costly query (SPEC 1.6).
+  private get indexBacking(): IndexBacking {
+    this.backing ??= indexBackingOf(this.definition);
+    return this.backing;
   }
 
   /**

@@ -3,7 +3,7 @@ import { FILTER_OPERATORS, fits } from '../query/filter.parser';
 import { PAGE_PARAMETERS } from '../query/pagination';
 import { isQueryable, QueryableMember, queryableMember } from '../query/queryable-members';
 import type { JsonSchema } from '../validation/output.schema';
-import { IndexBacking, indexBackingOf } from '../persistence/index-backing';
+import { IndexBacking, indexBackingOf, servesOperator } from '../persistence/index-backing';
 import type { OpenApiOptions } from './openapi.document';
 
 /** The members filters and orders may name: `id`, readable stored attributes, reference parts. */
@@ -45,22 +45,10 @@ export function parameterComponents(definition: ResourceDefinition): [string, Js
   ];
 }
 
-// Operators an index on the member's column serves; `ne` never does (it keeps nulls too).
-const INDEXED_OPERATORS = new Set(['eq', 'lt', 'lte', 'gt', 'gte', 'in', 'null']);
-const UNINDEXED =
-  'allowed without an index, bounded by the statement timeout (503 when it runs out)';
-
-function indexBackedOperators(
-  member: QueryableMember,
-  operators: readonly string[],
-  backing: IndexBacking,
-): string[] {
-  return operators.filter((operator) =>
-    operator === 'contains'
-      ? backing.searches.has(member.property)
-      : INDEXED_OPERATORS.has(operator) && backing.filters.has(member.property),
-  );
-}
+const COSTLY =
+  'costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers';
+const SHORT_SUBSTRING =
+  'contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly';
 
 /**
  * One `filter[member]` parameter per filterable member (deepObject: `filter[price_cents][gte]=100`),
@@ -69,11 +57,19 @@ function indexBackedOperators(
 function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSchema {
   const value = valueSchema(member);
   const operators = FILTER_OPERATORS.filter((operator) => fits(operator, member.type));
-  const indexed = indexBackedOperators(member, operators, backing);
-  const served =
-    indexed.length > 0
-      ? `Index-backed: ${indexed.join(', ')}; the others are ${UNINDEXED}.`
-      : `No index backs it: conditions are ${UNINDEXED}.`;
+  const indexed = operators.filter((operator) =>
+    servesOperator(backing, member.property, operator),
+  );
+  const costly = operators.filter((operator) => !indexed.includes(operator));
+  const served = [
+    indexed.length > 0 ? `Index-backed: ${indexed.join(', ')}.` : 'No index backs it.',
+    costly.length > 0
+      ? `${indexed.length > 0 ? 'The others are' : 'Conditions are'} ${COSTLY}.`
+      : '',
+    indexed.includes('contains') ? `${SHORT_SUBSTRING}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     name: `filter[${member.name}]`,
     in: 'query',
@@ -81,6 +77,7 @@ function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSc
     explode: true,
     description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}. ${served}`,
     'x-index-backed': indexed,
+    'x-costly': costly,
     // No condition by default: a documentation page would otherwise fill in every operator.
     example: {},
     schema: {
@@ -125,13 +122,15 @@ function orderParameterOf(definition: ResourceDefinition, backing: IndexBacking)
   const indexed = members
     .filter((member) => backing.orders.has(member.property))
     .flatMap(({ name }) => [name, `-${name}`]);
+  const costly = keys.filter((key) => !indexed.includes(key));
   return {
     name: 'order',
     in: 'query',
     style: 'form',
     explode: false,
-    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders are ${UNINDEXED}.`,
+    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders (and several keys) are ${COSTLY}.`,
     'x-index-backed': indexed,
+    'x-costly': costly,
     schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: keys } },
   };
 }

@@ -1,5 +1,7 @@
 import { getMetadataArgsStorage } from 'typeorm';
 import type { ResourceDefinition } from '../metadata/definition';
+import type { FilterCondition } from '../query/filter.parser';
+import type { OrderKey } from '../query/order.parser';
 
 /** What the declared indexes of a resource serve, by entity property. */
 export interface IndexBacking {
@@ -25,4 +27,54 @@ export function indexBackingOf(definition: ResourceDefinition): IndexBacking {
     definition.attributes.filter((a) => a.searchable).map((a) => a.property),
   );
   return { filters, orders, searches };
+}
+
+// Operators an index on the member's column serves; `ne` never does (it keeps nulls too).
+const INDEXED_OPERATORS: ReadonlySet<string> = new Set([
+  'eq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'null',
+]);
+
+/** Whether an index serves `operator` on `property` (for `contains`: a long enough substring). */
+export function servesOperator(backing: IndexBacking, property: string, operator: string): boolean {
+  return operator === 'contains'
+    ? backing.searches.has(property)
+    : INDEXED_OPERATORS.has(operator) && backing.filters.has(property);
+}
+
+// pg_trgm takes a LIKE pattern's trigrams from its runs of letters and digits; a substring
+// without a run of three gives it nothing to look up, and the index is read whole.
+const TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
+/** Whether the trigram index of a searchable member can find this substring. */
+export function searchableSubstring(value: string): boolean {
+  return TRIGRAM.test(value.toLowerCase());
+}
+
+/**
+ * Whether no index serves a query (SPEC 1.6, "costly"): a condition whose operator no index
+ * serves, a substring too short for the trigram index, or an order other than one indexed
+ * key. Such a query may read the whole table.
+ */
+export function isCostly(
+  backing: IndexBacking,
+  filters: readonly FilterCondition[],
+  order: readonly OrderKey[],
+): boolean {
+  const costlyFilter = filters.some(
+    ({ member, operator, value }) =>
+      !servesOperator(backing, member.property, operator) ||
+      (operator === 'contains' && !searchableSubstring(String(value))),
+  );
+  const [first, ...rest] = order;
+  const servedOrder =
+    first === undefined ||
+    (backing.orders.has(first.member.property) &&
+      rest.every((key) => key.member.property === 'id'));
+  return costlyFilter || !servedOrder;
 }

@@ -8,6 +8,11 @@ export interface SqlDialect {
   readonly lock: string;
   /** `expression` in lower case as `contains` compares it: Unicode's, on every engine. */
   lower(expression: string): string;
+  /**
+   * The settings of a transaction that bounds a costly read: no parallel workers (one core
+   * per read), and a statement timeout when given. Undefined where the engine has neither.
+   */
+  bounded?(statementTimeoutMs?: number): string;
 }
 
 /** A resource's table as the compiler sees it: quoted names, resolved once. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CursorCodec } from '../query/cursor.codec';
+import type { CostlyRead } from './costly-queries';
 import type { FilterCondition } from '../query/filter.parser';
 import type { OrderKey } from '../query/order.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
@@ -30,6 +31,7 @@ export interface Within {
 export class Selection<T extends object> {
   private readonly where: Predicate[] = [];
   private readonly values: unknown[] = [];
+  private costly?: CostlyRead;
 
   constructor(
     private readonly table: ResourceTable<T>,
@@ -66,6 +68,12 @@ export class Selection<T extends object> {
         );
       }
     }
+    return this;
+  }
+
+  /** Reads as a costly query: each statement in a transaction of the bound's settings. */
+  bounded(settings: CostlyRead): this {
+    this.costly = settings;
     return this;
   }
 
@@ -132,9 +140,15 @@ export class Selection<T extends object> {
   }
 
   private select(shape: SelectShape, values: unknown[]): Promise<T[]> {
-    return onReplica(this.manager, this.replica, (manager) =>
-      this.table.select(manager, shape, values, this.within?.values),
-    );
+    return onReplica(this.manager, this.replica, (manager) => {
+      const read = (on: EntityManager) => this.table.select(on, shape, values, this.within?.values);
+      const settings = this.costly && this.table.dialect.bounded?.(this.costly.statementTimeoutMs);
+      if (!settings || manager.queryRunner) return read(manager);
+      return manager.transaction(async (bounded) => {
+        await bounded.query(settings);
+        return read(bounded);
+      });
+    });
   }
 
   private shape(rest: Omit<SelectShape, 'where' | 'within'>): SelectShape {
