@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.scale) {
-    await scaleOnly();
+    await scaleOnly(options);
     return;
   }
   if (
@@ -144,9 +144,9 @@ async function compareOnly(options: BenchOptions): Promise<void> {
   console.log(`\n${report}`);
 }
 
-async function scaleOnly(): Promise<void> {
+async function scaleOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
-  const table = renderScale(await measureAtScale());
+  const table = renderScale(await measureAtScale(options.only));
   const report = `${machine}; load average after: ${loadAverage()}\n\n${table}\n`;
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n${report}`);

@@ -31,6 +31,11 @@ export async function seedProducts(sql: Client): Promise<boolean> {
 }
 
 /** `count` products of that layout in `schema`, unless they are all there already. */
+/** The id of the i-th seeded product (from 1). */
+export function seededProductId(i: number): string {
+  return `${SEED_ID_PREFIX}${i.toString(16).padStart(12, '0')}`;
+}
+
 export async function seedProductRows(
   sql: Client,
   schema: string,

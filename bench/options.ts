@@ -15,7 +15,7 @@ export interface BenchOptions {
   nodeArgs?: readonly string[];
   /** With `against`, `pgbouncer`, `tracing` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
-  /** The scenarios to run (`--only S1,S2`); all when unset. */
+  /** The scenarios to run (`--only S1,S2`), or with `--scale` its parts (`pages`, `costly`, `writes`); all when unset. */
   only?: readonly string[];
   /** Only the collections at scale: 1,000,000 products on PostgreSQL, 100,000 on SQLite. */
   scale: boolean;

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { BENCH } from './bench.config';
-import { connect, resetWrites, seedProductRows } from './fixtures';
+import { connect, resetWrites, seededProductId, seedProductRows } from './fixtures';
+import {
+  measureCostlyNeighbours,
+  type NeighbourResults,
+  renderNeighbours,
+} from './costly-neighbours';
 import { DATA_FILE } from './scenarios';
 import { RunningServer } from './servers';
 import { loadFor } from './wrk.runner';
@@ -46,10 +51,13 @@ const PAGES: readonly (readonly [string, string])[] = [
   ['default order (created_at)', ''],
 ];
 
+/** The parts of a scale run, all unless `--only` names some. */
+export const SCALE_PARTS = ['pages', 'costly', 'writes'] as const;
+
 export interface ScaleResults {
-  postgres: EngineResults;
-  sqlite: EngineResults;
-  writes: { withIndexes: number[]; withoutIndexes: number[]; buildSeconds: number[] };
+  pages?: { postgres: EngineResults; sqlite: EngineResults };
+  neighbours?: NeighbourResults;
+  writes?: { withIndexes: number[]; withoutIndexes: number[]; buildSeconds: number[] };
 }
 
 interface EngineResults {
@@ -59,14 +67,35 @@ interface EngineResults {
   deep: { depth: number; first: number; deep: number; walkSeconds: number };
 }
 
-export async function measureAtScale(): Promise<ScaleResults> {
-  const postgres = await onPostgres();
-  const sqlite = await onSqlite();
-  const writes = await writesWithAndWithoutIndexes();
-  return { postgres, sqlite, writes };
+export async function measureAtScale(only?: readonly string[]): Promise<ScaleResults> {
+  const wanted = (part: (typeof SCALE_PARTS)[number]) => !only || only.includes(part);
+  await seedPostgres();
+  const extraEnv = { DATABASE_SCHEMA: SCALE.schema };
+  return {
+    pages: wanted('pages')
+      ? {
+          postgres: await measurePages(extraEnv, SCALE.postgresRows, 'scale-postgres'),
+          sqlite: await onSqlite(),
+        }
+      : undefined,
+    neighbours: wanted('costly') ? await costlyNeighbours(extraEnv) : undefined,
+    writes: wanted('writes') ? await writesWithAndWithoutIndexes() : undefined,
+  };
 }
 
-async function onPostgres(): Promise<EngineResults> {
+// The service's bound as configured, or as the bench's own environment sets it.
+async function costlyNeighbours(extraEnv: NodeJS.ProcessEnv): Promise<NeighbourResults> {
+  const { COSTLY_QUERY_CONCURRENCY, COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS } = process.env;
+  const bound = { COSTLY_QUERY_CONCURRENCY, COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS };
+  const server = await RunningServer.start(service({ ...extraEnv, ...bound }), 'scale-costly');
+  try {
+    return await measureCostlyNeighbours(server, seededProductId, SCALE.postgresRows);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function seedPostgres(): Promise<void> {
   const extraEnv = { DATABASE_SCHEMA: SCALE.schema };
   const sql = await connect();
   try {
@@ -81,7 +110,6 @@ async function onPostgres(): Promise<EngineResults> {
   } finally {
     await sql.end();
   }
-  return measurePages(extraEnv, SCALE.postgresRows, 'scale-postgres');
 }
 
 async function onSqlite(): Promise<EngineResults> {
@@ -223,14 +251,21 @@ function service(extraEnv: NodeJS.ProcessEnv) {
 }
 
 /** The closing table of the scale run. */
-export function renderScale({ postgres, sqlite, writes }: ScaleResults): string {
+export function renderScale({ pages, neighbours, writes }: ScaleResults): string {
+  return [
+    pages && renderPages(pages.postgres, pages.sqlite),
+    neighbours && renderNeighbours(neighbours),
+    writes && renderWrites(writes),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function renderPages(postgres: EngineResults, sqlite: EngineResults): string {
   const ms = (value: number) => value.toFixed(1);
   const rows = postgres.pages.map(
     ([title, value], i) => `| ${title} | ${ms(value)} | ${ms(sqlite.pages[i][1])} |`,
   );
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
-  const withIndexes = median(writes.withIndexes);
-  const without = median(writes.withoutIndexes);
   return [
     `### Collections at scale (limit 25, median of ${SCALE.samples} requests, ms)`,
     '',
@@ -241,7 +276,15 @@ export function renderScale({ postgres, sqlite, writes }: ScaleResults): string 
     `| order=-updated_at, page at depth ${postgres.deep.depth.toLocaleString('en')} / ${sqlite.deep.depth.toLocaleString('en')} | ${ms(postgres.deep.deep)} | ${ms(sqlite.deep.deep)} |`,
     '',
     `The walks to those depths (pages of 100) took ${postgres.deep.walkSeconds.toFixed(1)} s and ${sqlite.deep.walkSeconds.toFixed(1)} s.`,
+  ].join('\n');
+}
+
+function renderWrites(writes: NonNullable<ScaleResults['writes']>): string {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  const withIndexes = median(writes.withIndexes);
+  const without = median(writes.withoutIndexes);
+  return [
     `Building the four product indexes of the collections migration on them took ${writes.buildSeconds.map((seconds) => seconds.toFixed(1)).join(' s and ')} s.`,
-    `S3 (POST /products, admin, ${SCALE.writeSeconds} s rounds on the ${postgres.rows.toLocaleString('en')} products): ${Math.round(withIndexes)} req/s with the collection indexes, ${Math.round(without)} without them (${(withIndexes / without).toFixed(2)}x; rounds ${writes.withIndexes.map(Math.round).join(', ')} against ${writes.withoutIndexes.map(Math.round).join(', ')}).`,
+    `S3 (POST /products, admin, ${SCALE.writeSeconds} s rounds on the ${SCALE.postgresRows.toLocaleString('en')} products): ${Math.round(withIndexes)} req/s with the collection indexes, ${Math.round(without)} without them (${(withIndexes / without).toFixed(2)}x; rounds ${writes.withIndexes.map(Math.round).join(', ')} against ${writes.withoutIndexes.map(Math.round).join(', ')}).`,
   ].join('\n');
 }

@@ -33,7 +33,7 @@ export interface ResourceKitOptions {
   namedStatements?: boolean;
   /**
    * Queries that no index serves (SPEC 1.6): at most `concurrency` at once per instance
-   * (default 2; beyond it, 503 with Retry-After), each without parallel workers, and
+   * (default 1; beyond it, 503 with Retry-After), each without parallel workers, and
    * anonymous ones under `anonymousStatementTimeoutMs` (default 1,000; PostgreSQL).
    */
   costlyQueries?: { concurrency?: number; anonymousStatementTimeoutMs?: number };
@@ -68,7 +68,7 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     validateOutput: options.validateOutput ?? true,
     namedStatements: options.namedStatements ?? true,
     costlyQueries: Object.freeze({
-      concurrency: options.costlyQueries?.concurrency ?? 2,
+      concurrency: options.costlyQueries?.concurrency ?? 1,
       anonymousStatementTimeoutMs: options.costlyQueries?.anonymousStatementTimeoutMs ?? 1_000,
     }),
     title: options.title ?? 'API',

@@ -24,7 +24,7 @@ describe('loadConfig', () => {
       basePath: '/',
       logLevel: 'info',
       database: { type: 'sqlite', path: './data/api.sqlite' },
-      costlyQueries: { concurrency: 2, anonymousStatementTimeoutMs: 1_000 },
+      costlyQueries: { concurrency: 1, anonymousStatementTimeoutMs: 1_000 },
       requestTimeoutMs: 10_000,
       shutdownGraceMs: 10_000,
       staticTokens: [],

@@ -183,7 +183,7 @@ export class Environment {
   // Queries that no index serves (SPEC 1.6): how many run at once per instance, and the
   // statement timeout of an anonymous caller's.
   @IsIntegerFrom(1, 1_000)
-  COSTLY_QUERY_CONCURRENCY = 2;
+  COSTLY_QUERY_CONCURRENCY = 1;
 
   @IsIntegerFrom(100, 10 * 60_000)
   COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS = 1_000;
