@@ -22,6 +22,8 @@ export { ResourceService } from './controller/resource.service';
 export { ResourceRegistry } from './controller/resource-registry';
 export { resourceRouteOf } from './controller/resource.guard';
 export { ResourceController } from './controller/resource.controller';
+export { Override } from './controller/operation';
+export type { Envelope } from './http/answer';
 export type { ResourceRoutes } from './controller/resource.controller';
 export type { RequestContext, WriteContext } from './controller/request-context';
 export type { ResourceInput } from './validation/input.parser';

@@ -18,6 +18,7 @@ import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './controller/resource.service';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { KitExceptionFilter } from './http/exception.filter';
+import { AnswerWriter } from './http/answer';
 import { JsonBodyReader } from './http/json-body.reader';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -86,6 +87,7 @@ export class ResourceKitModule implements OnModuleInit {
         CostlyQueries,
         SqliteFunctions,
         JsonBodyReader,
+        AnswerWriter,
         UnroutedResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
         { provide: KIT_AUTH_OPTIONS, useValue: options.auth },
@@ -98,6 +100,7 @@ export class ResourceKitModule implements OnModuleInit {
       exports: [
         RESOURCE_KIT_OPTIONS,
         ResourceGuard,
+        AnswerWriter,
         ResourceHandlers,
         Authenticator,
         CURSOR_CODEC,

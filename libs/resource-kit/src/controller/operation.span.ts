@@ -10,14 +10,14 @@ import type { ResourceCall } from './resource.guard';
  */
 export function traced<T>(
   tracer: Tracer,
-  { service, operation, id, path }: ResourceCall,
+  { service, operation, id, relationship }: ResourceCall,
   request: Request,
   work: () => Promise<T>,
 ): Promise<T> {
   const { type } = service.definition;
   const attributes: Attributes = { 'resource.type': type, 'resource.operation': operation };
   if (id !== undefined) attributes['resource.id'] = id;
-  if (path.relationship !== undefined) attributes['resource.relationship'] = path.relationship;
+  if (relationship !== undefined) attributes['resource.relationship'] = relationship;
   return tracer.startActiveSpan(`${request.method} ${type}`, { attributes }, async (span) => {
     try {
       return await work();

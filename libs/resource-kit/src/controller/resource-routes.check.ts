@@ -9,9 +9,14 @@ interface Route {
   readonly where: string;
   readonly method: string;
   readonly path: string;
-  /** The resource type, for a route of the base resource controller. */
+  /** The resource type, for a route of a resource controller. */
   readonly resource?: string;
+  /** An operation method without a route: overridden without `@Override()`. */
+  readonly lost?: boolean;
 }
+
+// The route methods of the base resource controller (resource.controller.ts).
+const OPERATIONS = new Set(['list', 'create', 'read', 'update', 'delete', 'related']);
 
 /**
  * Refuses to start when a route would take a resource's paths (SPEC 1.1 allows exactly three
@@ -54,13 +59,26 @@ export class ResourceRoutesCheck implements OnApplicationBootstrap {
       const read = <T>(key: string | symbol, target: object) =>
         this.reflector.get<T | undefined>(key, target as () => void);
       const prefixes = asList(read<string | string[]>(PATH_METADATA, metatype));
+      const resource = read<string>(RESOURCE_ROUTE, metatype);
       const prototype = metatype.prototype as Record<string, object>;
       return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
         const handler = prototype[name];
         const paths = read<string | string[]>(PATH_METADATA, handler);
-        if (paths === undefined) return [];
+        if (paths === undefined) {
+          // An operation method overridden without @Override() has lost its route.
+          if (resource === undefined || !OPERATIONS.has(name)) return [];
+          return [
+            {
+              controller: metatype.name,
+              where: `${metatype.name}.${name}`,
+              method: '',
+              path: '',
+              resource,
+              lost: true,
+            },
+          ];
+        }
         const method = RequestMethod[read<number>(METHOD_METADATA, handler)!];
-        const resource = read<string>(RESOURCE_ROUTE, handler);
         return prefixes.flatMap((prefix) =>
           asList(paths).map((path) => ({
             controller: metatype.name,
@@ -76,6 +94,11 @@ export class ResourceRoutesCheck implements OnApplicationBootstrap {
 }
 
 function problemOf(route: Route, types: ReadonlySet<string>): string[] {
+  if (route.lost) {
+    return [
+      `${route.where} overrides an operation without @Override(), so it would have no route: add @Override() to keep the operation's verb and path`,
+    ];
+  }
   const [first, ...rest] = route.path.split('/');
   if (route.resource !== undefined) {
     const expected = [route.resource, ':id', ':relationship'].slice(0, rest.length + 1).join('/');

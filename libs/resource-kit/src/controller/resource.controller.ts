@@ -1,23 +1,44 @@
-import { All, Controller, Inject, Req, Res, SetMetadata, Type, UseGuards } from '@nestjs/common';
+import {
+  All,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Patch,
+  Post,
+  Req,
+  Res,
+  SetMetadata,
+  Type,
+  UseGuards,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { EntityClass } from '../metadata/definition';
 import { readResourceDefinition } from '../metadata/definition.reader';
 import { RESOURCE_ROUTE } from '../metadata/keys';
+import type { Envelope } from '../http/answer';
+import { ResourceOperation } from './operation';
 import { ResourceHandlers } from './resource.handlers';
 import { resourceCallOf, ResourceGuard } from './resource.guard';
 
-/** What every resource controller serves: the three path shapes of SPEC 1.1, every verb. */
+/** The operations of a resource controller, one route method each (SPEC 1.1). */
 export interface ResourceRoutes {
-  collection(request: Request, response: Response): Promise<void>;
-  item(request: Request, response: Response): Promise<void>;
-  relationship(request: Request, response: Response): Promise<void>;
+  list(request: Request): Promise<Envelope>;
+  create(request: Request, response: Response): Promise<Envelope>;
+  read(request: Request): Promise<Envelope>;
+  update(request: Request): Promise<Envelope>;
+  delete(request: Request): Promise<Envelope>;
+  related(request: Request, response: Response): Promise<Envelope>;
 }
 
 /**
  * The base controller of a resource: `/{type}`, `/{type}/{id}` and `/{type}/{id}/{relationship}`
- * on Nest's router, one route per path shape whatever the verb (405 for one the resource does
- * not support). A module's controller extends it and may carry guards, interceptors, filters
- * and metadata of its own; the kit's guard runs first among the controller's guards.
+ * on Nest's router, one route method per operation, each returning its answer as a value
+ * (`{data}`, or `{data, cursor}` for a page), so that interceptors see and may map it; the
+ * output check runs on what reaches the response. Any other verb on these paths is 405. A
+ * module's controller extends it, may carry guards, interceptors, filters and metadata of its
+ * own, and may override one operation with `@Override()`; the kit's guard runs first.
  * @example
  *   @UseGuards(TenantGuard)
  *   export class OrdersController extends ResourceController(Order) {}
@@ -37,28 +58,76 @@ const controllers = new WeakMap<EntityClass, Type<ResourceRoutes>>();
 
 function controllerOf(entity: EntityClass): Type<ResourceRoutes> {
   const { type } = readResourceDefinition(entity);
+  const item = `${type}/:id`;
+  const related = `${type}/:id/:relationship`;
 
   @Controller()
   @UseGuards(ResourceGuard)
+  @SetMetadata(RESOURCE_ROUTE, type)
   class ResourceControllerOf implements ResourceRoutes {
-    @Inject(ResourceHandlers) private readonly handlers!: ResourceHandlers;
+    @Inject(ResourceHandlers) protected readonly handlers!: ResourceHandlers;
 
+    @Get(type)
+    @ResourceOperation({ shape: 'collection', operation: 'list' })
+    list(@Req() request: Request): Promise<Envelope> {
+      return this.handlers.list(resourceCallOf(request), request);
+    }
+
+    @Post(type)
+    @HttpCode(201)
+    @ResourceOperation({ shape: 'collection', operation: 'create' })
+    create(
+      @Req() request: Request,
+      @Res({ passthrough: true }) response: Response,
+    ): Promise<Envelope> {
+      return this.handlers.create(resourceCallOf(request), request, response);
+    }
+
+    @Get(item)
+    @ResourceOperation({ shape: 'item', operation: 'read' })
+    read(@Req() request: Request): Promise<Envelope> {
+      return this.handlers.read(resourceCallOf(request), request);
+    }
+
+    @Patch(item)
+    @ResourceOperation({ shape: 'item', operation: 'update' })
+    update(@Req() request: Request): Promise<Envelope> {
+      return this.handlers.update(resourceCallOf(request), request);
+    }
+
+    @Delete(item)
+    @ResourceOperation({ shape: 'item', operation: 'delete' })
+    delete(@Req() request: Request): Promise<Envelope> {
+      return this.handlers.delete(resourceCallOf(request), request);
+    }
+
+    @Get(related)
+    // A relationship path reads through its owner: the owner's read decides access.
+    @ResourceOperation({ shape: 'relationship', operation: 'read' })
+    related(
+      @Req() request: Request,
+      @Res({ passthrough: true }) response: Response,
+    ): Promise<Envelope> {
+      return this.handlers.related(resourceCallOf(request), request, response);
+    }
+
+    // Every other verb on the three paths: the guard answers 405 with Allow.
     @All(type)
-    @SetMetadata(RESOURCE_ROUTE, type)
-    collection(@Req() request: Request, @Res() response: Response): Promise<void> {
-      return this.handlers.answer(resourceCallOf(request), request, response);
+    @ResourceOperation({ shape: 'collection' })
+    otherOnCollection(): never {
+      throw new Error('the resource guard answers other verbs');
     }
 
-    @All(`${type}/:id`)
-    @SetMetadata(RESOURCE_ROUTE, type)
-    item(@Req() request: Request, @Res() response: Response): Promise<void> {
-      return this.handlers.answer(resourceCallOf(request), request, response);
+    @All(item)
+    @ResourceOperation({ shape: 'item' })
+    otherOnItem(): never {
+      throw new Error('the resource guard answers other verbs');
     }
 
-    @All(`${type}/:id/:relationship`)
-    @SetMetadata(RESOURCE_ROUTE, type)
-    relationship(@Req() request: Request, @Res() response: Response): Promise<void> {
-      return this.handlers.answer(resourceCallOf(request), request, response);
+    @All(related)
+    @ResourceOperation({ shape: 'relationship' })
+    otherOnRelationship(): never {
+      throw new Error('the resource guard answers other verbs');
     }
   }
   Object.defineProperty(ResourceControllerOf, 'name', {

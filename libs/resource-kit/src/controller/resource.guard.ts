@@ -1,24 +1,33 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { assertPermitted, Authenticator } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
+import { AnswerWriter } from '../http/answer';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import type { Operation } from '../metadata/definition';
+import { RESOURCE_ROUTE } from '../metadata/keys';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
-import { operationOf } from './operation';
-import { decodePathSegment, parseResourcePath, type ResourcePath } from './resource-path.parser';
+import { operationOfRoute, ResourceOperation, type OperationRoute } from './operation';
+import { decodePathSegment } from './resource-path.parser';
 import { ResourceRegistry } from './resource-registry';
 import type { ResourceService } from './resource.service';
 
-/** A resource request once its path, operation and caller are known. */
+/** A resource request once its resource, operation and caller are known. */
 export interface ResourceCall {
   readonly service: ResourceService;
-  readonly path: ResourcePath;
   readonly operation: Operation;
   readonly id?: string;
+  readonly relationship?: string;
   readonly caller?: Caller;
 }
+
+const TEMPLATE_TAIL: Readonly<Record<OperationRoute['shape'], string>> = {
+  collection: '',
+  item: '/:id',
+  relationship: '/:id/:relationship',
+};
 
 const CALL = Symbol('resource-kit:call');
 const ROUTE = Symbol('resource-kit:route');
@@ -38,19 +47,22 @@ export function resourceCallOf(request: Request): ResourceCall {
 }
 
 /**
- * The kit's guard on every resource controller, first among the controller's guards: reads the
- * path once (exactly the three shapes of SPEC 1.1, as written: `/Products` names nothing), picks
- * the operation from the verb (405), then authenticates the caller for its access level (401,
- * 403). A team's guards on the controller or a method run after it and see `request.user`.
+ * The kit's guard on every resource controller, first among the controller's guards: takes the
+ * resource from the controller and the operation from the route method (Nest's metadata),
+ * answers a verb the resource does not support with 405, then authenticates the caller for
+ * its access level (401, 403). A team's guards on the controller or a method run after it and
+ * see `request.user`. Routing is Express's, which ignores case and a trailing slash: the path
+ * must name the type exactly as declared (`/Products` names nothing, SPEC 1.3).
  */
 @Injectable()
 export class ResourceGuard implements CanActivate {
   private readonly prefix: string;
-  private readonly templates = new Map<string, Record<ResourcePath['shape'], string>>();
 
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly authenticator: Authenticator,
+    private readonly reflector: Reflector,
+    private readonly writer: AnswerWriter,
     @Inject(RESOURCE_KIT_OPTIONS) options: ResolvedKitOptions,
   ) {
     this.prefix = options.basePath.endsWith('/') ? options.basePath.slice(0, -1) : options.basePath;
@@ -59,18 +71,20 @@ export class ResourceGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<ResourceRequest>();
-    const path = parseResourcePath(request.url, this.prefix, this.isType);
-    if (!path) throw notFound('no such path');
-    request[ROUTE] = this.templatesOf(path.type)[path.shape];
-    const service = this.registry.serviceOfType(path.type)!;
-    const { definition } = service;
-    const operation = operationOf(definition, path.shape, request.method);
-    const id = path.id === undefined ? undefined : decodePathSegment(path.id);
     const response = http.getResponse<Response>();
+    const type = this.reflector.get<string>(RESOURCE_ROUTE, context.getClass());
+    const route = this.reflector.get(ResourceOperation, context.getHandler());
+    const segments = this.segmentsOf(request, type, route);
+    const service = this.registry.serviceOfType(type)!;
+    const { definition } = service;
+    const operation = operationOfRoute(definition, route, request.method);
+    request[ROUTE] = `${this.prefix}/${type}${TEMPLATE_TAIL[route.shape]}`;
     if (isPrivate(definition, operation)) response.set(NO_STORE);
+    this.writer.takeOver(request, response);
     const level = definition.access.get(operation);
+    const [id, relationship] = segments;
     const admit = (caller: Caller | undefined): true => {
-      request[CALL] = { service, path, operation, id, caller };
+      request[CALL] = { service, operation, id, relationship, caller };
       return true;
     };
     // Without a token the caller is known at once: no promise for Nest to wait on.
@@ -81,21 +95,14 @@ export class ResourceGuard implements CanActivate {
     return this.authenticator.callerOf(request, level).then(admit);
   }
 
-  private readonly isType = (segment: string): boolean =>
-    this.registry.serviceOfType(segment) !== undefined;
-
-  // Read once per type: a request only looks its route template up.
-  private templatesOf(type: string): Record<ResourcePath['shape'], string> {
-    let templates = this.templates.get(type);
-    if (!templates) {
-      const collection = `${this.prefix}/${type}`;
-      templates = {
-        collection,
-        item: `${collection}/:id`,
-        relationship: `${collection}/:id/:relationship`,
-      };
-      this.templates.set(type, templates);
-    }
-    return templates;
+  // The id and relationship as written after `/{type}` (percent-decoded); 404 unless the path
+  // names the type exactly, with no trailing slash.
+  private segmentsOf(request: Request, type: string, route: OperationRoute): string[] {
+    const { path } = request;
+    const base = `${this.prefix}/${type}`;
+    if (!path.startsWith(base) || path.endsWith('/')) throw notFound('no such path');
+    const rest = path.slice(base.length + 1);
+    if (route.shape === 'collection') return [];
+    return rest.split('/').map(decodePathSegment);
   }
 }

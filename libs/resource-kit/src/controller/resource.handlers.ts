@@ -5,16 +5,16 @@ import type { Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import { clientAddressOf } from '../http/client-address';
 import { notFound } from '../errors/kit.error';
-import { writeAnswer, type Answer } from '../http/answer';
+import { expectAnswer, type Envelope } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
-import { envelope } from '../serialization/envelope';
 import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';
 import type { ResourceDefinition } from '../metadata/definition';
+import type { Page } from '../persistence/selection';
 import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
-import { ResourceResponse } from '../serialization/resource-response';
+import { serializeResource } from '../serialization/resource.serializer';
 import { assertReferencesVisible } from '../validation/input-references';
 import { parseInput } from '../validation/input.parser';
 import type { PathShape } from './operation';
@@ -25,8 +25,9 @@ import type { ResourceCall } from './resource.guard';
 import { traced } from './operation.span';
 
 /**
- * The operations of SPEC 1.1, each from a request to its answer: queries and bodies are
- * parsed and validated here, the resource's service does the work, the envelope is checked.
+ * The operations of SPEC 1.1, each from a request to its answer as a value: queries and
+ * bodies are parsed and validated here, the resource's service does the work. The answer is
+ * checked against its declaration when it is written (http/answer.ts), after interceptors.
  */
 @Injectable()
 export class ResourceHandlers {
@@ -37,44 +38,20 @@ export class ResourceHandlers {
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
 
-  /** Runs the call's operation and writes its answer. */
-  async answer(call: ResourceCall, request: Request, response: Response): Promise<void> {
-    const { tracer } = this.options;
-    const answer = tracer
-      ? await traced(tracer, call, request, () => this.run(call, request, response))
-      : await this.run(call, request, response);
-    writeAnswer(request, response, answer);
+  list(call: ResourceCall, request: Request): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller }) => {
+      const query = this.query(request, 'collection', service.definition);
+      const page = await service.list(query, contextOf(request, caller));
+      return this.page(request, service.definition, page);
+    });
   }
 
-  private run(call: ResourceCall, request: Request, response: Response): Promise<Answer> {
-    if (call.path.relationship !== undefined) {
-      return this.related(call, request, response, call.path.relationship);
-    }
-    switch (call.operation) {
-      case 'list':
-        return this.list(call, request);
-      case 'create':
-        return this.create(call, request, response);
-      case 'read':
-        return this.read(call, request);
-      case 'update':
-        return this.update(call, request, response);
-      case 'delete':
-        return this.remove(call, request);
-    }
-  }
-
-  private async list({ service, caller }: ResourceCall, request: Request): Promise<Answer> {
-    const { definition } = service;
-    const query = this.query(request, 'collection', definition);
-    const page = await service.list(query, contextOf(request, caller));
-    return this.ok(ResourceResponse.collection(definition, page.entities, page.cursor));
-  }
-
-  private async read({ service, caller, id }: ResourceCall, request: Request): Promise<Answer> {
-    const { filters } = this.query(request, 'item', service.definition);
-    const entity = await service.read(id!, contextOf(request, caller), filters);
-    return this.ok(ResourceResponse.single(service.definition, entity));
+  read(call: ResourceCall, request: Request): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller, id }) => {
+      const { filters } = this.query(request, 'item', service.definition);
+      const entity = await service.read(id!, contextOf(request, caller), filters);
+      return this.one(request, service.definition, entity);
+    });
   }
 
   /**
@@ -83,78 +60,84 @@ export class ResourceHandlers {
    * original; references are checked after, since a repeat must not be judged against today's
    * data (the checked-out cart items are gone).
    */
-  private async create(
-    { service, caller }: ResourceCall,
-    request: Request,
-    response: Response,
-  ): Promise<Answer> {
-    // A deprecated creation says so in every answer it gives (SPEC 1.9).
-    response.set(deprecationHeadersOf(service.definition));
-    const bodyProblem = await this.body.read(request, response);
-    if (bodyProblem) throw bodyProblem;
-    const context = contextOf(request, caller);
-    const input = parseInput(request.body, service.definition, 'create');
-    const prepared = await service.prepareCreation(input, context);
-    const create = async (claim?: Claim): Promise<Answer> => {
-      const claimed = claim ? { ...context, idempotency: claim } : context;
-      await assertReferencesVisible(service.definition, input, claimed, this.registry);
-      const entity = await service.create(input, claimed, prepared);
-      return this.ok(ResourceResponse.single(service.definition, entity, true), 201);
-    };
-    return service.definition.idempotency === false
-      ? create()
-      : this.idempotency.once(request, create, (data) => service.replay(data, context));
+  create(call: ResourceCall, request: Request, response: Response): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller }) => {
+      const { definition } = service;
+      // A deprecated creation says so in every answer it gives (SPEC 1.9).
+      response.set(deprecationHeadersOf(definition));
+      await this.body.read(request, request.res!);
+      const context = contextOf(request, caller);
+      const input = parseInput(request.body, definition, 'create');
+      const prepared = await service.prepareCreation(input, context);
+      expectAnswer(request, { definition, created: true, page: false });
+      const create = async (claim?: Claim): Promise<Envelope> => {
+        const claimed = claim ? { ...context, idempotency: claim } : context;
+        await assertReferencesVisible(definition, input, claimed, this.registry);
+        const entity = await service.create(input, claimed, prepared);
+        return { data: serializeResource(definition, entity, { created: true }) };
+      };
+      return definition.idempotency === false
+        ? create()
+        : this.idempotency.once(request, response, create, (data) => service.replay(data, context));
+    });
   }
 
-  private async update(
-    { service, caller, id }: ResourceCall,
-    request: Request,
-    response: Response,
-  ): Promise<Answer> {
-    const bodyProblem = await this.body.read(request, response);
-    if (bodyProblem) throw bodyProblem;
-    const context = contextOf(request, caller);
-    const input = parseInput(request.body, service.definition, 'patch', id);
-    await assertReferencesVisible(service.definition, input, context, this.registry);
-    const entity = await service.update(id!, input, context);
-    return this.ok(ResourceResponse.single(service.definition, entity));
+  update(call: ResourceCall, request: Request): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller, id }) => {
+      await this.body.read(request, request.res!);
+      const context = contextOf(request, caller);
+      const input = parseInput(request.body, service.definition, 'patch', id);
+      await assertReferencesVisible(service.definition, input, context, this.registry);
+      const entity = await service.update(id!, input, context);
+      return this.one(request, service.definition, entity);
+    });
   }
 
-  private async remove({ service, caller, id }: ResourceCall, request: Request): Promise<Answer> {
-    const entity = await service.remove(id!, contextOf(request, caller));
-    return this.ok(ResourceResponse.single(service.definition, entity));
+  delete(call: ResourceCall, request: Request): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller, id }) => {
+      const entity = await service.remove(id!, contextOf(request, caller));
+      return this.one(request, service.definition, entity);
+    });
   }
 
   /**
    * GET /type/{id}/{relationship}: the owner must be visible, and the caller allowed to read
    * (to-one) or list (to-many) the related resources themselves.
    */
-  private async related(
-    { service, caller, id }: ResourceCall,
+  related(call: ResourceCall, request: Request, response: Response): Promise<Envelope> {
+    return this.run(call, request, async ({ service, caller, id, relationship }) => {
+      const { definition } = service;
+      const toOne = definition.toOne.get(relationship!);
+      const toMany = definition.toMany.get(relationship!);
+      if (!toOne && !toMany) {
+        throw notFound(`${definition.type} has no relationship ${relationship}`);
+      }
+      const context = contextOf(request, caller);
+      const owner = (await service.read(id!, context)) as unknown as Record<string, unknown>;
+      const related = this.registry.serviceOf((toOne?.reference ?? toMany)!.target());
+      const operation = toOne ? 'read' : 'list';
+      assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
+      if (isPrivate(related.definition, operation)) response.set(NO_STORE);
+      if (toOne) {
+        const { filters } = this.query(request, 'to-one', related.definition);
+        const targetId = owner[toOne.property] as string | null;
+        if (targetId === null) return { data: null };
+        const entity = await related.read(targetId, context, filters);
+        return this.one(request, related.definition, entity);
+      }
+      const query = this.query(request, 'relationship', related.definition);
+      const page = await related.list(query, context, { property: toMany!.inverse, id: id! });
+      return this.page(request, related.definition, page);
+    });
+  }
+
+  private run(
+    call: ResourceCall,
     request: Request,
-    response: Response,
-    relationship: string,
-  ): Promise<Answer> {
-    const { definition } = service;
-    const toOne = definition.toOne.get(relationship);
-    const toMany = definition.toMany.get(relationship);
-    if (!toOne && !toMany) throw notFound(`${definition.type} has no relationship ${relationship}`);
-    const context = contextOf(request, caller);
-    const owner = (await service.read(id!, context)) as unknown as Record<string, unknown>;
-    const related = this.registry.serviceOf((toOne?.reference ?? toMany)!.target());
-    const operation = toOne ? 'read' : 'list';
-    assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
-    if (isPrivate(related.definition, operation)) response.set(NO_STORE);
-    if (toOne) {
-      const { filters } = this.query(request, 'to-one', related.definition);
-      const targetId = owner[toOne.property] as string | null;
-      if (targetId === null) return { status: 200, body: { data: null } };
-      const entity = await related.read(targetId, context, filters);
-      return this.ok(ResourceResponse.single(related.definition, entity));
-    }
-    const query = this.query(request, 'relationship', related.definition);
-    const page = await related.list(query, context, { property: toMany!.inverse, id: id! });
-    return this.ok(ResourceResponse.collection(related.definition, page.entities, page.cursor));
+    work: (call: ResourceCall) => Promise<Envelope>,
+  ): Promise<Envelope> {
+    const { tracer } = this.options;
+    return tracer ? traced(tracer, call, request, () => work(call)) : work(call);
   }
 
   private query(request: Request, shape: PathShape | 'to-one', definition: ResourceDefinition) {
@@ -164,8 +147,18 @@ export class ResourceHandlers {
     });
   }
 
-  private ok(response: ResourceResponse, status = 200): Answer {
-    return { status, body: envelope(response, this.options.validateOutput) };
+  private one(request: Request, definition: ResourceDefinition, entity: object): Envelope {
+    expectAnswer(request, { definition, created: false, page: false });
+    return { data: serializeResource(definition, entity, { created: false }) };
+  }
+
+  private page(request: Request, definition: ResourceDefinition, page: Page<object>): Envelope {
+    expectAnswer(request, { definition, created: false, page: true });
+    const data = page.entities.map((entity) =>
+      serializeResource(definition, entity, { created: false }),
+    );
+    // Only cursor pagination has a cursor; offset styles answer `{data}` alone.
+    return page.cursor === undefined ? { data } : { data, cursor: page.cursor };
   }
 }
 

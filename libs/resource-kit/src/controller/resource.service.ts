@@ -24,9 +24,8 @@ import { WRITE_LISTENER, WriteAction, WriteListener } from './write-listener';
 import { TransactionRunner } from '../persistence/transaction.runner';
 import { unsupportedTypeOrmFeatures } from '../persistence/typeorm-features';
 import { assertIfMatch } from '../conditional/precondition';
-import { envelope } from '../serialization/envelope';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
-import { ResourceResponse } from '../serialization/resource-response';
+import { serializeResource } from '../serialization/resource.serializer';
 
 export const RESOURCE_DEFINITION = Symbol('RESOURCE_DEFINITION');
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -342,7 +341,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity> implemen
   private async rememberAnswer(entity: T, write: WriteContext): Promise<void> {
     if (!write.idempotency) return;
     // Without the on-create outputs: a secret (a token) is never stored (SPEC 1.12).
-    const body = envelope(ResourceResponse.single(this.definition, entity));
+    const body = { data: serializeResource(this.definition, entity, { created: false }) };
     const expiresWith = this.expiresWith();
     await this.idempotency.complete(
       write.manager,

@@ -16,3 +16,10 @@ export const STATUS_OF: Readonly<Record<KitErrorCode, HttpStatus>> = {
   rate_limited: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
+
+/** What a failure is answered with: a status, one message per problem, headers. */
+export interface Failure {
+  readonly status: number;
+  readonly messages: readonly string[];
+  readonly headers?: Readonly<Record<string, string>>;
+}

@@ -1,43 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { entityTag, ifNoneMatchHits } from '../conditional/entity-tag';
-import type { Failure } from './exception.filter';
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
+import type { Failure } from '../errors/status';
+import { assertValidEnvelope, type AnswerShape } from '../validation/envelope.validator';
 
-/** What a resource request is answered with: a status, the envelope, and headers. */
-export interface Answer {
-  readonly status: number;
-  /** The response body: `{data}` (with `cursor` for a page) or a stored error envelope. */
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
+/** A resource answer as a value: one resource (or a null to-one), or a page with its cursor. */
+export interface Envelope {
+  readonly data: unknown;
+  readonly cursor?: string | null;
+}
+
+const SHAPE = Symbol('resource-kit:answer-shape');
+type AnsweredRequest = Request & { [SHAPE]?: AnswerShape };
+
+/** Declares what the value a handler returns holds (the writer checks it against this). */
+export function expectAnswer(request: Request, shape: AnswerShape): void {
+  (request as AnsweredRequest)[SHAPE] = shape;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Writes an answer. One that holds a single resource gets its strong ETag (a hash of the wire
- * form), and a GET whose If-None-Match names it is answered 304 with no body.
+ * Writes the answers of resource routes, once, after every interceptor has run: Nest replies
+ * with `response.json(value)`, which the guard hands to `write`. So the output check (SPEC
+ * 1.5) sees what the interceptors returned, and an answer off its declaration is a 500 that is
+ * never sent. One that holds a single resource gets its strong ETag (a hash of the wire form),
+ * and a GET whose If-None-Match names it is answered 304 with no body.
  */
-export function writeAnswer(request: Request, response: Response, answer: Answer): void {
-  // The request's time limit may have answered already.
-  if (response.headersSent) return;
-  if (answer.headers) setHeaders(response, answer.headers);
-  const resource = singleResourceOf(answer.body);
-  if (resource) {
-    const tag = entityTag(resource);
-    response.setHeader('ETag', tag);
-    const condition = request.headers['if-none-match'];
-    if (request.method === 'GET' && condition !== undefined && ifNoneMatchHits(condition, tag)) {
-      response.statusCode = 304;
-      response.end();
-      return;
-    }
+@Injectable()
+export class AnswerWriter {
+  constructor(@Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions) {}
+
+  /** Makes Nest's reply to this request go through `write`. */
+  takeOver(request: Request, response: Response): void {
+    response.json = (body: unknown) => {
+      this.write(request, response, body);
+      return response;
+    };
   }
-  writeJson(response, answer.status, answer.body);
+
+  private write(request: Request, response: Response, body: unknown): void {
+    // The request's time limit may have answered already.
+    if (response.headersSent) return;
+    const shape = (request as AnsweredRequest)[SHAPE];
+    if (shape && this.options.validateOutput) assertValidEnvelope(shape, body);
+    const resource = singleResourceOf(body);
+    if (resource) {
+      const tag = entityTag(resource);
+      response.setHeader('ETag', tag);
+      const condition = request.headers['if-none-match'];
+      if (request.method === 'GET' && condition !== undefined && ifNoneMatchHits(condition, tag)) {
+        response.statusCode = 304;
+        response.end();
+        return;
+      }
+    }
+    writeJson(response, response.statusCode, body);
+  }
 }
 
 /** Writes a failure in the error envelope under the service's error key. */
 export function writeFailure(response: Response, failure: Failure, errorKey: string): void {
   if (response.headersSent) return;
-  if (failure.headers) setHeaders(response, failure.headers);
+  if (failure.headers) response.set(failure.headers);
   writeJson(response, failure.status, { [errorKey]: failure.messages });
 }
 
@@ -47,11 +73,7 @@ function writeJson(response: Response, status: number, body: unknown): void {
   response.end(JSON.stringify(body));
 }
 
-function setHeaders(response: Response, headers: Readonly<Record<string, string>>): void {
-  for (const name in headers) response.setHeader(name, headers[name]);
-}
-
-// `{data: {...}}`: not a collection, not a null to-one, not an error answer replayed.
+// `{data: {...}}`: not a collection, not a null to-one.
 function singleResourceOf(body: unknown): object | undefined {
   const data = (body as { data?: unknown } | null | undefined)?.data;
   return typeof data === 'object' && data !== null && !Array.isArray(data) ? data : undefined;

@@ -9,15 +9,9 @@ import {
 import type { Response } from 'express';
 import { KitError } from '../errors/kit.error';
 import { writeFailure } from './answer';
-import { STATUS_OF } from '../errors/status';
+import { STATUS_OF, type Failure } from '../errors/status';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { databaseFailure } from '../persistence/database-errors';
-
-export interface Failure {
-  status: number;
-  messages: readonly string[];
-  headers?: Readonly<Record<string, string>>;
-}
 
 const INTERNAL: Failure = { status: 500, messages: ['internal server error'] };
 

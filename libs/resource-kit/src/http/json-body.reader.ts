@@ -4,9 +4,8 @@ import { KitError } from '../errors/kit.error';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 
 /**
- * Reads the JSON body of a POST or PATCH. A body problem (415, 413, malformed) is returned,
- * not thrown: the caller raises it when the input is validated, so that a replayed
- * Idempotency-Key is answered first, as it would be for any other body.
+ * Reads the JSON body of a POST or PATCH into `request.body`; a body problem (415, 413,
+ * malformed) is thrown as the kit error it is answered with.
  */
 @Injectable()
 export class JsonBodyReader {
@@ -16,18 +15,17 @@ export class JsonBodyReader {
     this.parse = json({ limit: options.bodyLimit, strict: false, type: () => true });
   }
 
-  read(request: Request, response: Response): Promise<KitError | undefined> {
+  async read(request: Request, response: Response): Promise<void> {
     // `is` answers null when there is no body at all, false for a body of another type.
     if (request.is('application/json') === false && !isEmpty(request)) {
-      return Promise.resolve(
-        new KitError('unsupported_media_type', ['the body must be application/json']),
-      );
+      throw new KitError('unsupported_media_type', ['the body must be application/json']);
     }
-    return new Promise((resolve) =>
+    const problem = await new Promise<KitError | undefined>((resolve) =>
       this.parse(request, response, (error?: unknown) =>
         resolve(error ? bodyError(error) : undefined),
       ),
     );
+    if (problem) throw problem;
   }
 }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { createHmac } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import type { Caller } from '../auth/caller';
 import { KitError } from '../errors/kit.error';
-import type { Answer } from '../http/answer';
+import type { Envelope } from '../http/answer';
 import { describeFailure } from '../http/exception.filter';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { parseIdempotencyKey } from './idempotency-key.parser';
@@ -21,7 +21,8 @@ const REPLAYED = { 'Idempotent-Replayed': 'true' };
 /**
  * Idempotency-Key on POST (SPEC 1.11): the first request with a key runs and its write stores
  * the answer; a repeat gets that answer with `Idempotent-Replayed: true` and runs nothing.
- * Runs after authentication and before the body is validated, since a repeat must not be
+ * Runs after the body is validated and the create's preparation (a log-in's password check),
+ * which a repeat passes too, and before references are checked, since a repeat must not be
  * judged against today's data (the checked-out cart items are gone).
  */
 @Injectable()
@@ -36,21 +37,26 @@ export class IdempotencyGate {
 
   /**
    * Runs `create` once for the request's key; without a key, every time. A stored success is
-   * answered again through `replayed`, which restores what was not stored (a token).
+   * answered again through `replayed`, which restores what was not stored (a token); a stored
+   * conflict is thrown again.
    */
   async once(
     request: Request,
-    create: (claim?: Claim) => Promise<Answer>,
+    response: Response,
+    create: (claim?: Claim) => Promise<Envelope>,
     replayed: (data: Record<string, unknown>) => Promise<Record<string, unknown>>,
-  ): Promise<Answer> {
+  ): Promise<Envelope> {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return create();
     const outcome = await this.store.claim(this.describe(request, parseIdempotencyKey(header)));
     if ('replay' in outcome) {
       const { status, body } = outcome.replay;
-      if (status >= 300) return { status, body, headers: REPLAYED };
-      const { data } = body as { data: Record<string, unknown> };
-      return { status, body: { data: await replayed(data) }, headers: REPLAYED };
+      const stored = body as Record<string, unknown>;
+      if (status >= 300) {
+        throw new KitError('conflict', stored[this.options.errorKey] as string[], REPLAYED);
+      }
+      response.set(REPLAYED);
+      return { data: await replayed(stored.data as Record<string, unknown>) };
     }
     try {
       return await create(outcome.claim);

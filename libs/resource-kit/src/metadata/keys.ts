@@ -2,5 +2,5 @@
 export const RESOURCE_OPTIONS = Symbol('resource-kit:resource');
 export const RESOURCE_MEMBERS = Symbol('resource-kit:members');
 export const RESOURCE_POLYMORPHIC = Symbol('resource-kit:polymorphic');
-// On each route method of the base resource controller: the resource type it serves.
+// On each resource controller (inherited by a team's subclass): the resource type it serves.
 export const RESOURCE_ROUTE = Symbol('resource-kit:route');
