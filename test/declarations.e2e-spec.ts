@@ -64,7 +64,8 @@ describe('resource declarations', () => {
 
   it('keep private rows private: every resource open to customers has an owner or its own scope', () => {
     const scoped = (definition: ResourceDefinition) =>
-      registry.serviceOf(definition.entity)['scope'] !== ResourceService.prototype['scope'];
+      (registry.serviceOf(definition.entity) as ResourceService)['scope'] !==
+      ResourceService.prototype['scope'];
     const unguarded = definitions
       .filter((definition) => [...definition.access.values()].includes('authenticated'))
       .filter((definition) => !definition.owner && !scoped(definition))

@@ -9,7 +9,7 @@ export { ResourceModule } from './resource.module';
 export type { ResourceFeature } from './resource.module';
 
 export { Resource } from './decorators/resource.decorator';
-export type { ResourceOptions, ToManyOptions } from './decorators/resource.decorator';
+export type { ResourceOptions, ToManyOptions } from './metadata/resource-options';
 export { Attribute } from './decorators/attribute.decorator';
 export type { AttributeOptions } from './decorators/attribute.decorator';
 export { ToOne } from './decorators/to-one.decorator';
@@ -18,14 +18,14 @@ export { newRow, ResourceEntity } from './decorators/resource-entity';
 export { Polymorphic } from './decorators/polymorphic.decorator';
 export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 
-export { ResourceService } from './controller/resource.service';
-export { ResourceRegistry } from './controller/resource-registry';
+export { ResourceService } from './service/resource.service';
+export { ResourceRegistry } from './service/resource-registry';
 export { resourceRouteOf } from './controller/resource.guard';
 export { ResourceController } from './controller/resource.controller';
 export { Override } from './controller/operation';
 export type { Envelope } from './http/answer';
 export type { ResourceRoutes } from './controller/resource.controller';
-export type { RequestContext, WriteContext } from './controller/request-context';
+export type { RequestContext, WriteContext } from './service/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
 export type { KitErrorCode } from './errors/kit.error';
@@ -39,9 +39,9 @@ export { ADMIN_ROLE } from './auth/caller';
 export { StaticTokenRegistry } from './auth/static-token.registry';
 export { TokenIssuer } from './auth/token.issuer';
 export { revisionsOf } from './decorators/revisions.factory';
-export type { Transitions } from './decorators/resource.decorator';
-export { WRITE_LISTENER } from './controller/write-listener';
-export type { WriteAction, WriteEvent, WriteListener } from './controller/write-listener';
+export type { Transitions } from './metadata/resource-options';
+export { WRITE_LISTENER } from './service/write-listener';
+export type { WriteAction, WriteEvent, WriteListener } from './service/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
 export {
   declaredSearchIndexes,

@@ -8,14 +8,15 @@ import { JwtStrategy } from './auth/jwt.strategy';
 import { StaticTokenRegistry } from './auth/static-token.registry';
 import { StaticTokenStrategy } from './auth/static-token.strategy';
 import { TokenIssuer } from './auth/token.issuer';
-import { ResourceRegistry } from './controller/resource-registry';
+import { ResourceRegistry } from './service/resource-registry';
 import { ResourceHandlers } from './controller/resource.handlers';
 import { ResourceGuard } from './controller/resource.guard';
 import { ResourceRoutesCheck } from './controller/resource-routes.check';
 import { SqliteFunctions } from './persistence/sqlite-functions';
 import { CostlyQueries } from './persistence/costly-queries';
+import { WriteUnits } from './service/write-units';
 import { TransactionRunner } from './persistence/transaction.runner';
-import { CURSOR_CODEC } from './controller/resource.service';
+import { CURSOR_CODEC } from './service/resource-reads';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { KitExceptionFilter } from './http/exception.filter';
 import { AnswerWriter } from './http/answer';
@@ -85,6 +86,7 @@ export class ResourceKitModule implements OnModuleInit {
         ResourceRoutesCheck,
         TransactionRunner,
         CostlyQueries,
+        WriteUnits,
         SqliteFunctions,
         JsonBodyReader,
         AnswerWriter,
@@ -110,6 +112,7 @@ export class ResourceKitModule implements OnModuleInit {
         TokenIssuer,
         TransactionRunner,
         CostlyQueries,
+        WriteUnits,
         IdempotencyStore,
       ],
     };

@@ -1,7 +1,8 @@
 import { DynamicModule, Module, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceController, type ResourceRoutes } from './controller/resource.controller';
-import { RESOURCE_DEFINITION, ResourceService } from './controller/resource.service';
+import { RESOURCE_DEFINITION } from './service/resource-reads';
+import { ResourceService } from './service/resource.service';
 import type { EntityClass } from './metadata/definition';
 import { readResourceDefinition } from './metadata/definition.reader';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from './resource-kit.options';

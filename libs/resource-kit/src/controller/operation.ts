@@ -1,9 +1,7 @@
 import { Reflector } from '@nestjs/core';
 import { methodNotAllowed } from '../errors/kit.error';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
-
-/** The three path shapes under a resource type (SPEC 1.1). */
-export type PathShape = 'collection' | 'item' | 'relationship';
+import type { PathShape } from '../query/query-parameters.parser';
 
 const METHOD_OF: Readonly<Record<Operation, string>> = {
   list: 'GET',

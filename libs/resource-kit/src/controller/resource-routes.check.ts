@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/commo
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { RESOURCE_ROUTE } from '../metadata/keys';
-import { ResourceRegistry } from './resource-registry';
+import { ResourceRegistry } from '../service/resource-registry';
 
 interface Route {
   readonly controller: string;

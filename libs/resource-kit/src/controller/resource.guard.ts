@@ -11,12 +11,12 @@ import { RESOURCE_ROUTE } from '../metadata/keys';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { operationOfRoute, ResourceOperation, type OperationRoute } from './operation';
 import { decodePathSegment } from './resource-path.parser';
-import { ResourceRegistry } from './resource-registry';
-import type { ResourceService } from './resource.service';
+import { ResourceRegistry } from '../service/resource-registry';
+import type { RegisteredResource } from '../service/registered-resource';
 
 /** A resource request once its resource, operation and caller are known. */
 export interface ResourceCall {
-  readonly service: ResourceService;
+  readonly service: RegisteredResource;
   readonly operation: Operation;
   readonly id?: string;
   readonly relationship?: string;

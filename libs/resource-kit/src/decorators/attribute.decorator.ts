@@ -1,7 +1,7 @@
 import { Column, ColumnOptions } from 'typeorm';
 import type { AttributeType, EntityClass, Visibility } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
-import { MemberDeclaration, recordMember } from './member-declarations';
+import { MemberDeclaration, recordMember } from '../metadata/member-declarations';
 
 export interface AttributeOptions {
   type: AttributeType;

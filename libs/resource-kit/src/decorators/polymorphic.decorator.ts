@@ -2,7 +2,7 @@ import { Column, Index } from 'typeorm';
 import type { PolymorphicDefinition } from '../metadata/definition';
 import { RESOURCE_POLYMORPHIC } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
-import { ID_COLUMN } from './to-one.decorator';
+import { ID_COLUMN } from '../metadata/definition';
 
 /** The wire and in-memory form of a polymorphic reference. */
 export interface PolymorphicReference {

@@ -2,7 +2,7 @@ import { PrimaryColumn } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Attribute } from './attribute.decorator';
 import { isStorableText } from '../validation/formats';
-import { ID_COLUMN } from './to-one.decorator';
+import { ID_COLUMN } from '../metadata/definition';
 
 /** The members every resource has: an opaque id and its creation and update times. */
 export abstract class ResourceEntity {

@@ -1,83 +1,9 @@
 import { Entity, Index } from 'typeorm';
-import type {
-  AccessLevel,
-  CreationDeprecation,
-  EntityClass,
-  Operation,
-} from '../metadata/definition';
+import type { ResourceOptions } from '../metadata/resource-options';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
 import { searchIndexName } from '../persistence/search-indexes';
-import { declaredMembers } from './member-declarations';
-
-export interface ToManyOptions {
-  target: () => EntityClass;
-  /** The target's @ToOne property pointing back at this resource (e.g. `cartId`). */
-  inverse: string;
-  /** What the relationship holds: the OpenAPI operation that reads it says so. */
-  description?: string;
-}
-
-export interface ResourceOptions {
-  /** Plural type, equal to the path segment and the table name. */
-  type: string;
-  /** What the resource is: the OpenAPI document shows it on its schemas and operations. */
-  description?: string;
-  /**
-   * The supported operations and who may use each; the others answer 405.
-   * @example { list: 'public', read: 'public', create: 'admin', update: 'admin' }
-   */
-  access: Readonly<Partial<Record<Operation, AccessLevel>>>;
-  /** Entity property holding the owning user's id: non-admins see only their own rows. */
-  owner?: string;
-  /** To-many relationships, read through GET /{type}/{id}/{name}. */
-  toMany?: Readonly<Record<string, ToManyOptions>>;
-  /**
-   * Extra indexes (entity property names) for common filters and orders, e.g.
-   * `[['status', 'createdAt', 'id']]`. The default order's index is always there.
-   */
-  indexes?: ReadonlyArray<readonly string[]>;
-  /**
-   * Keeps history: every create and update also writes a row of the revisions resource made
-   * by `revisionsOf` (its `owner` property points back here).
-   */
-  history?: { target: () => EntityClass; owner: string };
-  /**
-   * A state machine on an enum attribute (entity property): for each state, the states it
-   * may move to and the roles allowed to make that move. A move not listed is 409, a listed
-   * one the caller's role may not make is 403.
-   * @example { property: 'status', moves: { placed: { paid: ['admin'], cancelled: ['admin', 'customer'] } } }
-   */
-  transitions?: Transitions;
-  /**
-   * Idempotency-Key on POST (on unless `false`). `expiresWith` names a time attribute that
-   * ends the stored answer's life early, and the answer is deleted with the resource: for
-   * answers holding a secret, like a session's token.
-   * @example { expiresWith: 'expiresAt' }
-   */
-  idempotency?: false | IdempotencyOptions;
-  /**
-   * Deprecates creating this resource (its data stays readable): POST still works and
-   * answers `Deprecation` (and `Sunset` when given); the OpenAPI operation is deprecated.
-   * @example { creation: { since: '2026-11-01', successor: 'Use POST /reviews instead', sunset: '2027-06-30' } }
-   */
-  deprecated?: { creation: CreationDeprecation };
-  /**
-   * Error statuses the resource's hooks add to an operation, with why, for the OpenAPI
-   * document (the statuses the kit itself answers are derived).
-   * @example { create: { 429: 'Too many failed logins (Retry-After says when to retry)' } }
-   */
-  answers?: Readonly<Partial<Record<Operation, Readonly<Record<number, string>>>>>;
-}
-
-export interface IdempotencyOptions {
-  readonly expiresWith?: string;
-}
-
-export interface Transitions {
-  readonly property: string;
-  readonly moves: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
-}
+import { declaredMembers } from '../metadata/member-declarations';
 
 /**
  * Declares an entity class as a resource: its table, its type on the wire and its verbs.

@@ -1,7 +1,7 @@
 import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
-import type { EntityClass } from '../metadata/definition';
+import { ID_COLUMN, type EntityClass } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
-import { recordMember } from './member-declarations';
+import { recordMember } from '../metadata/member-declarations';
 
 export interface ToOneOptions {
   /** What the relationship means: the OpenAPI document shows it on the `*_id` property. */
@@ -15,8 +15,6 @@ export interface ToOneOptions {
   /** `false` for a reference without a foreign key (the target may go, the id stays). */
   foreignKey?: boolean;
 }
-
-export const ID_COLUMN = { type: 'varchar', length: 36 } as const;
 
 /**
  * Declares a to-one relationship on its id property: `cartId` is `cart_id` on the wire, and

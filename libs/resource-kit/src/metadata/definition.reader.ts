@@ -1,5 +1,5 @@
-import { declaredMembers, type MemberDeclaration } from '../decorators/member-declarations';
-import type { ResourceOptions } from '../decorators/resource.decorator';
+import { declaredMembers, type MemberDeclaration } from './member-declarations';
+import type { ResourceOptions } from './resource-options';
 import {
   AccessLevel,
   AttributeDefinition,

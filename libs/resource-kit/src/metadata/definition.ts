@@ -130,3 +130,6 @@ export interface CreationDeprecation {
   /** The day after which creation may stop working (`YYYY-MM-DD`, UTC). */
   readonly sunset?: string;
 }
+
+/** The column of every id and reference: a UUID's 36 characters. */
+export const ID_COLUMN = { type: 'varchar', length: 36 } as const;

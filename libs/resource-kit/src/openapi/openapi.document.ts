@@ -1,20 +1,11 @@
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
-import type { PaginationStyle } from '../query/pagination';
 import { inputSchema } from '../validation/input.schema';
 import { JsonSchema, outputSchema } from '../validation/output.schema';
 import { withPropertyDescriptions } from './openapi.descriptions';
 import { exampleOf } from './openapi.examples';
 import { parameterComponents } from './openapi.parameters';
+import type { OpenApiOptions } from './openapi.options';
 import { pathsOf } from './openapi.paths';
-
-export interface OpenApiOptions {
-  title: string;
-  version: string;
-  basePath: string;
-  errorKey: string;
-  pagination: PaginationStyle;
-  pageSize: { default: number; max: number };
-}
 
 /** The OpenAPI 3.1 document of a service, derived from its resource declarations only. */
 export function buildOpenApiDocument(

@@ -4,7 +4,7 @@ import { PAGE_PARAMETERS } from '../query/pagination';
 import { isQueryable, QueryableMember, queryableMember } from '../query/queryable-members';
 import type { JsonSchema } from '../validation/output.schema';
 import { IndexBacking, indexBackingOf, servesOperator } from '../persistence/index-backing';
-import type { OpenApiOptions } from './openapi.document';
+import type { OpenApiOptions } from './openapi.options';
 
 /** The members filters and orders may name: `id`, readable stored attributes, reference parts. */
 function queryableMembers(definition: ResourceDefinition): QueryableMember[] {

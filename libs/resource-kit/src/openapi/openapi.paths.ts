@@ -1,7 +1,7 @@
 import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import type { JsonSchema } from '../validation/output.schema';
 import { accessText, deprecationText, methodsText } from './openapi.descriptions';
-import type { OpenApiOptions } from './openapi.document';
+import type { OpenApiOptions } from './openapi.options';
 import { headerParameters, responseHeaders } from './openapi.headers';
 import { filterParameters, orderParameter, pageParameters } from './openapi.parameters';
 import { errorResponses, StatusContext } from './openapi.responses';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ResourceRegistry } from '../controller/resource-registry';
+import { ResourceRegistry } from '../service/resource-registry';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { JsonSchema } from '../validation/output.schema';
 import { buildOpenApiDocument } from './openapi.document';

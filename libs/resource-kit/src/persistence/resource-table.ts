@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
-import type { DataSource, EntityManager, EntityMetadata, QueryRunner } from 'typeorm';
-import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import type { DataSource, EntityManager, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityClass } from '../metadata/definition';
 import { createRowMapper, MappedColumn, Row } from './row.mapper';
@@ -16,6 +13,7 @@ import {
   TableSql,
 } from './select.compiler';
 import { TableWrites } from './table-writes';
+import { entityValue, runStatement, storedValue } from './typeorm-internals';
 
 export const ALIAS = 'resource';
 
@@ -86,7 +84,7 @@ export class ResourceTable<T extends object = object> {
 
   /** A value as the driver stores it in the column of `property` (times, booleans on SQLite). */
   prepare(property: string, value: unknown): unknown {
-    return this.dataSource.driver.preparePersistentValue(value, this.column(property)) as unknown;
+    return storedValue(this.dataSource, value, this.column(property));
   }
 
   column(property: string): ColumnMetadata {
@@ -112,37 +110,14 @@ export class ResourceTable<T extends object = object> {
   }
 
   private mapped(metadata: EntityMetadata): MappedColumn[] {
-    const { driver } = this.dataSource;
     return metadata.columns.map((column) =>
       AS_RETURNED.has(column.type) && !column.transformer
         ? { property: column.propertyName }
         : {
             property: column.propertyName,
-            hydrate: (value: unknown) => driver.prepareHydratedValue(value, column) as unknown,
+            hydrate: (value: unknown) => entityValue(this.dataSource, value, column),
           },
     );
-  }
-}
-
-/**
- * Through the transaction's runner inside a write. Outside one, PostgreSQL statements go
- * straight to the driver's pool (a TypeORM query runner per statement, with its logging and
- * event broadcasting, cost a tenth of a simple read), by name when the shape has one;
- * SQLite's one connection takes a runner.
- */
-export async function runStatement(
-  manager: EntityManager,
-  sql: string,
-  values: readonly unknown[],
-  name?: string,
-): Promise<Pick<QueryResult, 'records'>> {
-  const pool = manager.queryRunner ? undefined : postgresPool(manager.connection);
-  if (pool) return { records: (await pool.query({ name, text: sql, values: [...values] })).rows };
-  const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
-  try {
-    return await runner.query(sql, [...values], true);
-  } finally {
-    if (!manager.queryRunner) await runner.release();
   }
 }
 
@@ -152,10 +127,4 @@ function statementNameOf(sql: string): string | undefined {
   if (!statementNames.has(name) && statementNames.size >= MAX_NAMED_STATEMENTS) return undefined;
   statementNames.add(name);
   return name;
-}
-
-function postgresPool(dataSource: DataSource): Pool | undefined {
-  return dataSource.driver instanceof PostgresDriver
-    ? (dataSource.driver.master as Pool)
-    : undefined;
 }

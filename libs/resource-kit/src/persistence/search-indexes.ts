@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { declaredMembers } from '../decorators/member-declarations';
+import { declaredMembers } from '../metadata/member-declarations';
 import { snakeCase } from '../metadata/naming';
 import { POSTGRES_DIALECT } from './sql-dialects';
 

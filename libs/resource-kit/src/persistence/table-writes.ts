@@ -1,15 +1,20 @@
 import type { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { runStatement, type ResourceTable } from './resource-table';
+import type { SqlDialect } from './select.compiler';
+import { runStatement } from './typeorm-internals';
 import type { PendingStatement } from './write.batch';
 
-type Row = Record<string, unknown>;
-
-/** One statement with its values; its placeholders start after `offset` others. */
-export interface Statement {
-  readonly sql: string;
-  readonly values: readonly unknown[];
+/** What the writes need of their table (persistence/resource-table.ts). */
+export interface WritableTable {
+  readonly name: string;
+  readonly columns: readonly ColumnMetadata[];
+  readonly dialect: SqlDialect;
+  prepare(property: string, value: unknown): unknown;
+  column(property: string): ColumnMetadata;
+  quote(name: string): string;
 }
+
+type Row = Record<string, unknown>;
 
 /**
  * The write statements of one table, written once (per placeholder offset): every column of
@@ -21,7 +26,7 @@ export class TableWrites<T extends object> {
   // The columns an INSERT names: a generated one (an increment) is the database's to fill.
   private readonly inserted: readonly ColumnMetadata[];
 
-  constructor(private readonly table: ResourceTable<T>) {
+  constructor(private readonly table: WritableTable) {
     this.inserted = table.columns.filter((column) => !column.isGenerated);
   }
 

@@ -1,6 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { runStatement } from './resource-table';
-import type { Statement } from './table-writes';
+import { runStatement } from './typeorm-internals';
+
+/** One statement with its values. */
+export interface Statement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
 
 /** A statement whose placeholders start after `offset` others. */
 export type PendingStatement = (offset: number) => Statement;

@@ -1,4 +1,3 @@
-import type { PathShape } from '../controller/operation';
 import { invalidInput } from '../errors/kit.error';
 import type { ResourceDefinition } from '../metadata/definition';
 import { FilterCondition, parseFilters } from './filter.parser';
@@ -10,6 +9,9 @@ import {
   PaginationStyle,
   parsePageRequest,
 } from './pagination';
+
+/** The three path shapes under a resource type (SPEC 1.1). */
+export type PathShape = 'collection' | 'item' | 'relationship';
 
 /** A request's query, parsed against its resource; `binding` ties cursors to it. */
 export interface ResourceQuery {

@@ -1,4 +1,4 @@
-import { ID_COLUMN } from '../decorators/to-one.decorator';
+import { ID_COLUMN } from '../metadata/definition';
 import type { AttributeDefinition, ResourceDefinition } from '../metadata/definition';
 import { DATE_PATTERN, INT32, STORABLE_TEXT_PATTERN, TIME_PATTERN } from './formats';
 import { attributeSchema, JsonSchema } from './output.schema';

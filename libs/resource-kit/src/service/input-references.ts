@@ -1,8 +1,8 @@
-import type { RequestContext } from '../controller/request-context';
-import type { ResourceRegistry } from '../controller/resource-registry';
+import type { RequestContext } from './request-context';
+import type { ResourceRegistry } from './resource-registry';
 import { invalidInput } from '../errors/kit.error';
 import type { ResourceDefinition } from '../metadata/definition';
-import type { ResourceInput } from './input.parser';
+import type { ResourceInput } from '../validation/input.parser';
 
 /**
  * The second half of input validation, after the shape (SPEC 1.4): every reference must name

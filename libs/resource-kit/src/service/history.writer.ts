@@ -1,6 +1,6 @@
 import { newRow, type ResourceEntity } from '../decorators/resource-entity';
 import type { PendingStatement } from '../persistence/write.batch';
-import type { ResourceService } from './resource.service';
+import type { RegisteredResource } from './registered-resource';
 
 const OWN_MEMBERS = new Set(['createdAt', 'updatedAt']);
 
@@ -9,7 +9,7 @@ const OWN_MEMBERS = new Set(['createdAt', 'updatedAt']);
  * whose INSERT counts the number itself.
  */
 export function revisionOf(
-  revisions: ResourceService,
+  revisions: Pick<RegisteredResource, 'definition' | 'table'>,
   owner: string,
   entity: object,
 ): PendingStatement {

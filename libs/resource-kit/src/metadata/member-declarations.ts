@@ -1,5 +1,5 @@
-import type { AttributeDefinition } from '../metadata/definition';
-import { RESOURCE_MEMBERS } from '../metadata/keys';
+import type { AttributeDefinition } from './definition';
+import { RESOURCE_MEMBERS } from './keys';
 
 /**
  * What @Attribute and @ToOne record for one property; the reader turns it into a definition

@@ -2,28 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
 import { ResourceTable } from '../persistence/resource-table';
-import type { ResourceService } from './resource.service';
+import type { RegisteredResource } from './registered-resource';
 
 /** Every resource of the service and its service object, for references and relationships. */
 @Injectable()
 export class ResourceRegistry {
-  private readonly services = new Map<EntityClass, ResourceService>();
-  private readonly byType = new Map<string, ResourceService>();
+  private readonly services = new Map<EntityClass, RegisteredResource>();
+  private readonly byType = new Map<string, RegisteredResource>();
   private readonly otherTables = new Map<EntityClass, ResourceTable>();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  register(service: ResourceService): void {
+  register(service: RegisteredResource): void {
     this.services.set(service.definition.entity, service);
     this.byType.set(service.definition.type, service);
   }
 
   /** The service of the resource whose path segment is `type`, if one is declared. */
-  serviceOfType(type: string): ResourceService | undefined {
+  serviceOfType(type: string): RegisteredResource | undefined {
     return this.byType.get(type);
   }
 
-  serviceOf(entity: EntityClass): ResourceService {
+  serviceOf(entity: EntityClass): RegisteredResource {
     const service = this.services.get(entity);
     if (!service) throw new Error(`${entity.name} is not a registered resource`);
     return service;

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { ResourceEntity } from '../decorators/resource-entity';
+import type { EntityClass, ResourceDefinition } from '../metadata/definition';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { TransactionRunner } from '../persistence/transaction.runner';
+import type { WriteBatch } from '../persistence/write.batch';
+import { serializeResource } from '../serialization/resource.serializer';
+import { revisionOf } from './history.writer';
+import type { RequestContext, WriteContext } from './request-context';
+import { ResourceRegistry } from './resource-registry';
+import { WRITE_LISTENER, type WriteAction, type WriteListener } from './write-listener';
+
+/**
+ * What every write of every resource does besides its own work: its transaction and batch,
+ * its revision (history), the service-wide write listener, and the answer kept for an
+ * Idempotency-Key, all in the write's transaction.
+ */
+@Injectable()
+export class WriteUnits {
+  private listener?: WriteListener | null;
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly registry: ResourceRegistry,
+    private readonly idempotency: IdempotencyStore,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  /**
+   * Runs `work` in a transaction. A created row, the write's revision and the listener's rows
+   * go in one batch, sent after the work.
+   */
+  run<R>(
+    context: RequestContext,
+    work: (write: WriteContext, batch: WriteBatch) => Promise<R>,
+  ): Promise<R> {
+    return this.transactions.run(async (manager) => {
+      const batch = this.transactions.batch();
+      const record = (entity: EntityClass, row: object) =>
+        batch.add(this.registry.tableOf(entity).writes.insertion(row));
+      const result = await work({ ...context, manager, record }, batch);
+      await batch.flush(manager);
+      return result;
+    });
+  }
+
+  /** After the resource's own `afterWrite`: its history, then the service-wide listener. */
+  async written(
+    definition: ResourceDefinition,
+    entity: ResourceEntity,
+    action: WriteAction,
+    write: WriteContext,
+    batch: WriteBatch,
+  ): Promise<void> {
+    const { history } = definition;
+    if (history && action !== 'deleted') {
+      const revisions = this.registry.serviceOf(history.target());
+      batch.add(revisionOf(revisions, history.owner, entity));
+    }
+    await this.writeListener()?.onWrite({ action, definition, entity, context: write });
+  }
+
+  /** With an Idempotency-Key, the create's answer is stored in its own transaction. */
+  async remember(
+    definition: ResourceDefinition,
+    entity: ResourceEntity,
+    write: WriteContext,
+  ): Promise<void> {
+    if (!write.idempotency) return;
+    // Without the on-create outputs: a secret (a token) is never stored (SPEC 1.12).
+    const body = { data: serializeResource(definition, entity, { created: false }) };
+    const expiresWith = expiresWithOf(definition);
+    await this.idempotency.complete(
+      write.manager,
+      write.idempotency,
+      { status: 201, body },
+      {
+        resourceId: entity.id,
+        expiresAt: expiresWith
+          ? (entity as unknown as Record<string, Date>)[expiresWith]
+          : undefined,
+      },
+    );
+  }
+
+  /** A deleted resource whose stored answers live only as long as it does: they go too. */
+  async forget(definition: ResourceDefinition, write: WriteContext, id: string): Promise<void> {
+    if (expiresWithOf(definition)) await this.idempotency.forget(write.manager, id);
+  }
+
+  private writeListener(): WriteListener | undefined {
+    if (this.listener === undefined) {
+      try {
+        this.listener = this.moduleRef.get<WriteListener>(WRITE_LISTENER, { strict: false });
+      } catch {
+        this.listener = null; // the service has none
+      }
+    }
+    return this.listener ?? undefined;
+  }
+}
+
+function expiresWithOf(definition: ResourceDefinition): string | undefined {
+  return definition.idempotency ? definition.idempotency.expiresWith : undefined;
+}
