@@ -42,9 +42,40 @@ function cycleIn(graph: Map<string, Set<string>>): string[] | undefined {
   return undefined;
 }
 
+// Lowest first, as the kit README's "Layout" lists them: each imports only those before it.
+const LAYERS = [
+  'errors',
+  'metadata',
+  'validation',
+  'query',
+  'serialization',
+  'conditional',
+  'persistence',
+  'http',
+  'auth',
+  'idempotency',
+  'decorators',
+  'service',
+  'operations',
+  'openapi',
+  'contract',
+  'controller',
+];
+
 describe('the kit\u2019s folders', () => {
   it('import one another without a circle', () => {
     expect(cycleIn(folderImports())).toBeUndefined();
+  });
+
+  it('import only the folders below them, never back up', () => {
+    const graph = folderImports();
+    expect([...graph.keys()].sort()).toEqual([...LAYERS].sort());
+    const climbing = [...graph].flatMap(([folder, targets]) =>
+      [...targets]
+        .filter((target) => LAYERS.indexOf(target) >= LAYERS.indexOf(folder))
+        .map((target) => `${folder} -> ${target}`),
+    );
+    expect(climbing).toEqual([]);
   });
 
   it('find a circle when there is one', () => {

@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 import { assertPermitted, Authenticator } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
-import { AnswerWriter } from '../http/answer';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import type { Operation } from '../metadata/definition';
 import { RESOURCE_ROUTE } from '../metadata/keys';
@@ -62,7 +61,6 @@ export class ResourceGuard implements CanActivate {
     private readonly registry: ResourceRegistry,
     private readonly authenticator: Authenticator,
     private readonly reflector: Reflector,
-    private readonly writer: AnswerWriter,
     @Inject(RESOURCE_KIT_OPTIONS) options: ResolvedKitOptions,
   ) {
     this.prefix = options.basePath.endsWith('/') ? options.basePath.slice(0, -1) : options.basePath;
@@ -80,7 +78,6 @@ export class ResourceGuard implements CanActivate {
     const operation = operationOfRoute(definition, route, request.method);
     request[ROUTE] = `${this.prefix}/${type}${TEMPLATE_TAIL[route.shape]}`;
     if (isPrivate(definition, operation)) response.set(NO_STORE);
-    this.writer.takeOver(request, response);
     const level = definition.access.get(operation);
     const [id, relationship] = segments;
     const admit = (caller: Caller | undefined): true => {

@@ -121,7 +121,10 @@ export class ResourceHandlers {
       if (toOne) {
         const { filters } = this.query(request, 'to-one', related.definition);
         const targetId = owner[toOne.property] as string | null;
-        if (targetId === null) return { data: null };
+        if (targetId === null) {
+          expectAnswer(request, { definition: related.definition, created: false, page: false });
+          return { data: null };
+        }
         const entity = await related.read(targetId, context, filters);
         return this.one(request, related.definition, entity);
       }

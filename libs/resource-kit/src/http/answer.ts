@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Express, Request, Response } from 'express';
 import { entityTag, ifNoneMatchHits } from '../conditional/entity-tag';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { Failure } from '../errors/status';
@@ -23,28 +24,38 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Writes the answers of resource routes, once, after every interceptor has run: Nest replies
- * with `response.json(value)`, which the guard hands to `write`. So the output check (SPEC
- * 1.5) sees what the interceptors returned, and an answer off its declaration is a 500 that is
- * never sent. One that holds a single resource gets its strong ETag (a hash of the wire form),
- * and a GET whose If-None-Match names it is answered 304 with no body.
+ * with `response.json(value)`, and the writer takes over that method on the app's response
+ * prototype (Express's `app.response`), for the requests whose handler declared an answer.
+ * So the output check (SPEC 1.5) sees what the interceptors returned, and an answer off its
+ * declaration is a 500 that is never sent. One that holds a single resource gets its strong
+ * ETag (a hash of the wire form), and a GET whose If-None-Match names it is answered 304 with
+ * no body.
  */
 @Injectable()
-export class AnswerWriter {
-  constructor(@Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions) {}
+export class AnswerWriter implements OnModuleInit {
+  constructor(
+    @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
-  /** Makes Nest's reply to this request go through `write`. */
-  takeOver(request: Request, response: Response): void {
-    response.json = (body: unknown) => {
+  onModuleInit(): void {
+    const app = this.adapterHost.httpAdapter?.getInstance<Express | undefined>();
+    if (!app?.response) return; // no HTTP server (an application context)
+    const reply = app.response.json;
+    const write = (request: AnsweredRequest, response: Response, body: unknown) =>
       this.write(request, response, body);
-      return response;
+    app.response.json = function (this: Response, body: unknown) {
+      const request = this.req as AnsweredRequest;
+      if (request[SHAPE] === undefined) return reply.call(this, body);
+      write(request, this, body);
+      return this;
     };
   }
 
-  private write(request: Request, response: Response, body: unknown): void {
+  private write(request: AnsweredRequest, response: Response, body: unknown): void {
     // The request's time limit may have answered already.
     if (response.headersSent) return;
-    const shape = (request as AnsweredRequest)[SHAPE];
-    if (shape && this.options.validateOutput) assertValidEnvelope(shape, body);
+    if (this.options.validateOutput) assertValidEnvelope(request[SHAPE]!, body);
     const resource = singleResourceOf(body);
     if (resource) {
       const tag = entityTag(resource);
