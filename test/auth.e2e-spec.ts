@@ -129,13 +129,22 @@ describe('authentication and authorization', () => {
       customer = await shop.customer(unique('fay'));
     });
 
-    const expect401 = async (authorization: string | undefined) => {
+    // RFC 6750: the bare challenge without a bearer token; invalid_token for one that does not
+    // hold, saying why.
+    const NO_TOKEN = 'authentication required: send Authorization: Bearer <token>';
+    const INVALID = 'the bearer token is invalid or revoked';
+    const EXPIRED = 'the bearer token has expired';
+    const expect401 = async (authorization: string | undefined, message = INVALID) => {
       const test = http().get(`/users/${customer.user.id}`);
       const response = await (
         authorization === undefined ? test : test.set('Authorization', authorization)
       ).expect(401);
-      expect(response.headers['www-authenticate']).toBe('Bearer');
-      expect(response.body).toEqual({ error: [expect.any(String)] });
+      expect(response.headers['www-authenticate']).toBe(
+        message === NO_TOKEN
+          ? 'Bearer'
+          : `Bearer error="invalid_token", error_description="${message}"`,
+      );
+      expect(response.body).toEqual({ error: [message] });
     };
 
     it('a valid token reads its own user', async () => {
@@ -143,9 +152,9 @@ describe('authentication and authorization', () => {
     });
 
     it('missing or malformed Authorization is 401', async () => {
-      await expect401(undefined);
-      await expect401('Bearer');
-      await expect401(`Basic ${customer.token}`);
+      await expect401(undefined, NO_TOKEN);
+      await expect401('Bearer', NO_TOKEN);
+      await expect401(`Basic ${customer.token}`, NO_TOKEN);
       await expect401('Bearer not.a.jwt');
     });
 
@@ -164,7 +173,9 @@ describe('authentication and authorization', () => {
         iat: Math.floor(Date.now() / 1000) - 7200,
         exp: Math.floor(Date.now() / 1000) - 3600,
       };
-      await expect401(`Bearer ${sign(expired, TEST_JWT_SECRET)}`);
+      await expect401(`Bearer ${sign(expired, TEST_JWT_SECRET)}`, EXPIRED);
+      // Expired and forged too: the expiry is not told before the signature holds.
+      await expect401(`Bearer ${sign(expired, 'another-secret-of-at-least-thirty-two-chars')}`);
       const wrongAudience = { ...claims, aud: 'someone-else' };
       await expect401(`Bearer ${sign(wrongAudience, TEST_JWT_SECRET)}`);
     });

@@ -3525,7 +3525,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -3609,7 +3609,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -3773,7 +3773,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -3862,7 +3862,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -3965,7 +3965,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4133,7 +4133,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4270,7 +4270,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4395,7 +4395,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4518,7 +4518,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4655,7 +4655,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4788,7 +4788,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -4918,7 +4918,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5046,7 +5046,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5183,7 +5183,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5318,7 +5318,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5451,7 +5451,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5593,7 +5593,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5730,7 +5730,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5865,7 +5865,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -5949,7 +5949,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -6118,7 +6118,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -6212,7 +6212,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -6394,7 +6394,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -6532,7 +6532,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -7117,7 +7117,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -7368,7 +7368,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -7489,7 +7489,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -7772,7 +7772,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -7856,7 +7856,7 @@ export interface operations {
       /** @description Wrong email or password */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8016,7 +8016,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8105,7 +8105,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8251,7 +8251,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8381,7 +8381,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8618,7 +8618,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8707,7 +8707,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8819,7 +8819,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -8987,7 +8987,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -9105,7 +9105,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -9243,7 +9243,7 @@ export interface operations {
       /** @description No valid bearer token */
       401: {
         headers: {
-          /** @description Bearer */
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };

@@ -8,6 +8,9 @@ import { JwtStrategy } from './jwt.strategy';
 import { StaticTokenStrategy } from './static-token.strategy';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+const BEARER = /^Bearer +\S/i;
+const EXPIRED = 'the bearer token has expired';
+const INVALID = 'the bearer token is invalid or revoked';
 
 /**
  * The caller of an operation with the given access level: public needs no token (a valid one
@@ -28,12 +31,17 @@ export class Authenticator {
 
   /** The caller a request's bearer token names; the guard asks only when a token is sent. */
   async callerOf(request: Request, level: AccessLevel | undefined): Promise<Caller | undefined> {
-    const caller = await this.verify(request);
+    // An Authorization header without a bearer token is no token: the bare challenge.
+    if (!BEARER.test(request.headers.authorization ?? '')) {
+      assertPermitted(level, undefined);
+      return undefined;
+    }
+    const { caller, expired } = await this.verify(request);
     if (!caller) {
       // A security event for the operator: someone presents a token that does not hold.
       this.logger.warn({ event: 'token_refused', address: request.ip });
       if (level === 'public') return undefined;
-      throw unauthenticated('the bearer token is invalid, expired or revoked');
+      throw invalidToken(expired ? EXPIRED : INVALID);
     }
     assertPermitted(level, caller);
     // Where the request log finds who asked.
@@ -42,30 +50,36 @@ export class Authenticator {
   }
 
   // The strategies in order, as passport.authenticate(names, { session: false }, callback)
-  // runs them: the first success is the caller, an error rejects, all failing is false.
-  private async verify(request: Request): Promise<Caller | false> {
+  // runs them: the first success is the caller, an error rejects; when all fail, whether one
+  // failed for the token's expiry (passport-jwt passes jsonwebtoken's error to `fail`).
+  private async verify(request: Request): Promise<{ caller?: Caller; expired: boolean }> {
+    let expired = false;
     for (const Attempt of this.attempts) {
-      const caller = await new Promise<Caller | false>((settle, reject) =>
+      const outcome = await new Promise<Outcome>((settle, reject) =>
         new Attempt(settle, reject).authenticate(request, { session: false }),
       );
-      if (caller) return caller;
+      if ('caller' in outcome) return { caller: outcome.caller, expired: false };
+      expired ||= (outcome.failure as { name?: unknown } | undefined)?.name === 'TokenExpiredError';
     }
-    return false;
+    return { expired };
   }
 }
+
+/** How one strategy's attempt ended: a caller, or a failure (with the strategy's reason). */
+type Outcome = { caller: Caller } | { failure: unknown };
 
 /** One authentication of a request by a passport strategy: the strategy's actions, settled. */
 interface Attempt {
   authenticate(request: Request, options: { session: false }): void;
   success(caller: Caller): void;
-  fail(): void;
+  fail(failure?: unknown): void;
   error(error: unknown): void;
   pass(): void;
   redirect(): void;
 }
 
 type AttemptOn = new (
-  settle: (caller: Caller | false) => void,
+  settle: (outcome: Outcome) => void,
   reject: (error: unknown) => void,
 ) => Attempt;
 
@@ -80,13 +94,14 @@ type AttemptOn = new (
 function attemptOn(strategy: Strategy): AttemptOn {
   function StrategyAttempt(
     this: Attempt,
-    settle: (caller: Caller | false) => void,
+    settle: (outcome: Outcome) => void,
     reject: (error: unknown) => void,
   ): void {
-    this.success = settle;
+    this.success = (caller) => settle({ caller });
     this.error = reject;
-    // A bad token fails; these strategies neither pass nor redirect, and either is no caller.
-    this.fail = this.pass = this.redirect = () => settle(false);
+    this.fail = (failure) => settle({ failure });
+    // These strategies neither pass nor redirect; either is no caller.
+    this.pass = this.redirect = () => settle({ failure: undefined });
   }
   StrategyAttempt.prototype = strategy;
   return StrategyAttempt as unknown as AttemptOn;
@@ -105,4 +120,11 @@ export function assertPermitted(level: AccessLevel | undefined, caller: Caller |
 
 function unauthenticated(message: string): KitError {
   return new KitError('unauthenticated', [message], CHALLENGE);
+}
+
+// RFC 6750 3.1: a token was sent and does not hold.
+function invalidToken(message: string): KitError {
+  return new KitError('unauthenticated', [message], {
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"`,
+  });
 }

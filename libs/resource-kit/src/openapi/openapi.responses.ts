@@ -11,7 +11,13 @@ export interface StatusContext {
 }
 
 const HEADERS: Readonly<Record<number, JsonSchema>> = {
-  401: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } },
+  401: {
+    'WWW-Authenticate': {
+      description:
+        'Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750)',
+      schema: { type: 'string' },
+    },
+  },
   429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
   503: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
 };
