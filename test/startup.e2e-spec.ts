@@ -138,6 +138,29 @@ describe('service process', () => {
     },
   );
 
+  it('says in one JSON line, and nothing coloured, why it cannot start without its database', async () => {
+    const service = startService({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'q7V0dI3kzWc9mJ2uXhN5bRtE8yLpA4sGfKo1Hv6TjUw=',
+      // Nothing listens on port 1: the connection is refused at once.
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+    });
+    expect(await service.exit()).toEqual({ code: 1, signal: null });
+    expect(service.errors()).toBe('');
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line !== '');
+    // No colour codes (ESC [), no "Retrying" from a start that does not retry.
+    expect(lines.join('\n')).not.toContain('\u001b[');
+    expect(lines.join('\n')).not.toContain('Retrying');
+    const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    const failures = records.filter((record) => record.level >= 50);
+    expect(failures).toEqual([
+      expect.objectContaining({ msg: expect.stringMatching(/^Refusing to start: .*ECONNREFUSED/) }),
+    ]);
+  });
+
   it('is production when run without NODE_ENV: no demo data, no admin token, no open /metrics', async () => {
     const empty = await createTestDatabase();
     const service = startService({

@@ -21,13 +21,13 @@ export async function createApp(
 ): Promise<INestApplication> {
   const logger = createLogger(config.logLevel, logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bufferLogs: true,
+    // JSON lines from the first one, a failed start included (Nest's own logger is coloured).
+    logger: new NestPinoLogger(logger),
     // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).
     bodyParser: false,
     // A failed start rejects (main.ts says why in one line) instead of exiting from inside Nest.
     abortOnError: false,
   });
-  app.useLogger(new NestPinoLogger(logger));
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
   app.set('trust proxy', config.http.trustProxy);
   // Helmet's headers are applied from a list taken once, which cannot remove this one.

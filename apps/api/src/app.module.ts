@@ -33,8 +33,10 @@ export class AppModule {
             ...dataSourceOptions(config.database),
             autoLoadEntities: true,
             migrationsRun: true,
-            // Fail fast at start instead of retrying for minutes.
+            // Fail fast at start instead of retrying for minutes, and without a log line that
+            // says it retries: main.ts reports the cause in one line.
             retryAttempts: 0,
+            toRetry: () => false,
           }),
           // The migrations run into the configured schema: it must exist before they do.
           dataSourceFactory: async (options) => {

@@ -13,7 +13,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.factory';
 import { AppConfig, loadConfig } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
-import { exitWithOneLine } from './lifecycle/exit';
+import { exitWithOneLine, reasonOf } from './lifecycle/exit';
+import { ConfigurationError } from './config/environment';
+import { createLogger } from './logging/app-logger';
 import { HttpDrain } from './lifecycle/http-drain';
 import { stopTracing } from './telemetry/tracing';
 
@@ -69,4 +71,10 @@ function stopOnSignals(app: INestApplication, drain: HttpDrain, graceMs: number)
   }
 }
 
-main().catch((error: unknown) => exitWithOneLine('Refusing to start', error));
+// A configuration refused before there is a logger: one plain line on standard error. Any
+// later failure (the database unreachable, a refused declaration): one JSON line, its cause.
+main().catch((error: unknown) => {
+  if (error instanceof ConfigurationError) exitWithOneLine('Refusing to start', error);
+  createLogger('info').fatal(`Refusing to start: ${reasonOf(error)}`);
+  process.exit(1);
+});

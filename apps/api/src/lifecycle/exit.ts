@@ -5,12 +5,14 @@ import { ConfigurationError } from '../config/environment';
  * configuration's problems, or the error's message (a stack trace helps no operator here).
  */
 export function exitWithOneLine(what: string, error: unknown): never {
-  const reason =
-    error instanceof ConfigurationError
-      ? `invalid configuration: ${error.problems.join('; ')}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  process.stderr.write(`${what}: ${reason}\n`);
+  process.stderr.write(`${what}: ${reasonOf(error)}\n`);
   process.exit(1);
+}
+
+/** Why a command failed, in one line: the configuration's problems, or the error's message. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof ConfigurationError) {
+    return `invalid configuration: ${error.problems.join('; ')}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -30,6 +30,9 @@ const FRAMEWORK_CONTEXTS = new Set([
   'RouterExplorer',
   'NestApplication',
 ]);
+// Nest's report of a failed start, with its stack and the driver's error fields: detail for
+// debugging too, since main.ts says why the start failed in one line.
+const START_FAILURE = 'ExceptionHandler';
 
 /**
  * Nest's logger on pino: `context` names the source; object messages become fields. Nest's
@@ -45,7 +48,7 @@ export class NestPinoLogger implements LoggerService {
   }
 
   error(message: unknown, ...rest: unknown[]): void {
-    this.write('error', message, rest);
+    this.write(rest.at(-1) === START_FAILURE ? 'debug' : 'error', message, rest);
   }
 
   warn(message: unknown, ...rest: unknown[]): void {
