@@ -96,7 +96,8 @@ describe('static accounts', () => {
 describe('password hashing', () => {
   it('hashes outside any transaction: a PATCH stays fast while sign-ups hash', async () => {
     // Today's cost (N=2^17, 128 MiB each, two at a time), more sign-ups than pooled connections.
-    const hashing = await startTestApp({ PASSWORD_HASH_COST: '17' });
+    // No time limit cuts a sign-up that waits its turn to hash on a loaded machine.
+    const hashing = await startTestApp({ PASSWORD_HASH_COST: '17', REQUEST_TIMEOUT_MS: '120000' });
     try {
       const admin = new ShopClient(hashing.http).as(ADMIN_TOKEN);
       const product = (
@@ -116,8 +117,10 @@ describe('password hashing', () => {
       finished.push('patch');
       await Promise.all(signUps);
       // Before: each sign-up held the database (SQLite's one writer, or a pooled connection)
-      // while it hashed, and the PATCH waited for them.
-      expect(finished[0]).toBe('patch');
+      // while it hashed, and the PATCH waited for them. Two hash at a time, so at least half
+      // are still waiting when a PATCH that waits for none is answered, however busy the
+      // machine.
+      expect(finished.indexOf('patch')).toBeLessThanOrEqual(6);
       expect(finished.filter((entry) => entry === 'sign-up 201')).toHaveLength(12);
     } finally {
       await hashing.close();
