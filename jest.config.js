@@ -5,6 +5,11 @@
 process.env.TZ = 'UTC';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest reads this file as CommonJS
 const { existsSync } = require('node:fs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+const { availableParallelism, loadavg } = require('node:os');
+
+// As test/support/machine-load.ts: limits stretch with the machine's load (at most 4x).
+const LOAD = Math.min(4, Math.max(1, loadavg()[0] / availableParallelism()));
 
 const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -43,7 +48,7 @@ const throughPgBouncer = {
 module.exports = {
   // A global option (projects cannot set it): the e2e specs run real servers, real databases
   // and scrypt, which want room on a busy machine.
-  testTimeout: 30_000,
+  testTimeout: Math.round(30_000 * LOAD),
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,clients}/**/*.spec.ts'] },
     e2e('sqlite'),

@@ -5,10 +5,11 @@ import { User } from '../apps/api/src/modules/users/user.entity';
 import { ADMIN_TOKEN, ShopClient, STATIC_ADMIN } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 // SPEC 1.12, accounts: static accounts, hashing outside transactions, the log-in throttle,
 // credential changes and replayed log-ins, on both engines.
-jest.setTimeout(60_000);
+jest.setTimeout(scaledMs(60_000));
 
 const PASSWORD = 'correct horse battery';
 type Credentials = { email?: string; password?: string };

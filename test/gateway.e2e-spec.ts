@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './support/local-servers';
+import { scaledMs } from './support/machine-load';
 import { ServiceProcess, startService, waitFor } from './support/service-process';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -21,7 +22,7 @@ const behindGateway = runs && HAPROXY ? describe : describe.skip;
 const CONFIG = join(__dirname, '..', 'deploy', 'haproxy.cfg');
 
 behindGateway('behind a real gateway (deploy/haproxy.cfg)', () => {
-  jest.setTimeout(90_000);
+  jest.setTimeout(scaledMs(90_000));
   let database: TestDatabase;
   let gateway: ChildProcess;
   let origin: string;
@@ -59,7 +60,7 @@ behindGateway('behind a real gateway (deploy/haproxy.cfg)', () => {
       stdio: 'ignore',
     });
     origin = `http://127.0.0.1:${gatewayPort}`;
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + scaledMs(15_000);
     while (
       Date.now() < deadline &&
       (await fetch(`${origin}/readyz`).catch(() => undefined))?.status !== 200

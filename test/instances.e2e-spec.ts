@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ServiceProcess, startService } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 // Two real service processes on one PostgreSQL schema and one Redis, as README's
 // "Several instances" runs them.
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
-jest.setTimeout(60_000);
+jest.setTimeout(scaledMs(60_000));
 
 const unique = (name: string) => `${name}-${randomBytes(6).toString('hex')}@example.com`;
 

@@ -10,6 +10,7 @@ import {
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 // A primary and a hot standby of this spec's own: once, in the PostgreSQL project.
 const runs = process.env.TEST_DATABASE === 'postgres' && !process.env.TEST_DATABASE_POOLER;
@@ -21,7 +22,7 @@ if (runs && !hasPostgresServer()) {
 const withCluster = runs && hasPostgresServer() ? describe : describe.skip;
 
 withCluster('read replicas (DATABASE_REPLICA_URLS)', () => {
-  jest.setTimeout(60_000);
+  jest.setTimeout(scaledMs(60_000));
   let cluster: PrimaryAndStandby;
   let service: TestApp;
   let admin: ReturnType<ShopClient['as']>;

@@ -4,10 +4,11 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { startService, SERVICE_MAIN, waitFor } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 const SEED = join(SERVICE_MAIN, '..', 'seed.js');
 // Each test starts a process or two; on a busy machine a start takes seconds.
-jest.setTimeout(30_000);
+jest.setTimeout(scaledMs(30_000));
 
 // A node binary other than the bundled one, on a version the service does not support.
 function unsupportedNode(): string | undefined {

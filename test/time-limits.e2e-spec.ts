@@ -2,12 +2,13 @@ import { Client } from 'pg';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp } from './support/test-app';
 import { TEST_DATABASE_URL } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 // A row lock this spec holds in PostgreSQL makes a PATCH of that row wait.
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
 
 onPostgres('time limits', () => {
-  jest.setTimeout(30_000);
+  jest.setTimeout(scaledMs(30_000));
   let locker: Client;
 
   beforeAll(async () => {

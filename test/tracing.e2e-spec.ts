@@ -5,11 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
 import { ServiceProcess, startService } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { scaledMs } from './support/machine-load';
 
 // The built service as a process (the instrumentations hook Node's module loader, which the
 // test runner replaces), exporting to an OTLP/HTTP receiver this spec runs (SPEC 1.14).
 const onPostgres = process.env.TEST_DATABASE === 'postgres' ? describe : describe.skip;
-jest.setTimeout(60_000);
+jest.setTimeout(scaledMs(60_000));
 
 interface ReceivedSpan {
   traceId: string;

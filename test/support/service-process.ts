@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import packageJson from '../../package.json';
+import { scaledMs } from './machine-load';
 
 // The built service (dist/, made by `npm test`'s pretest build), as production runs it:
 // `node .`, that is package.json's "main".
@@ -54,7 +55,7 @@ export async function waitFor(
   pattern: RegExp,
   timeoutMs = 20_000,
 ): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaledMs(timeoutMs);
   for (;;) {
     const match = read().match(pattern);
     if (match) return match;
