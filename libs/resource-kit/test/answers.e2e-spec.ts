@@ -1,8 +1,13 @@
 import {
+  ArgumentsHost,
   CallHandler,
+  Catch,
+  ConflictException,
+  ExceptionFilter,
   ExecutionContext,
   Injectable,
   NestInterceptor,
+  UseFilters,
   UseInterceptors,
 } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
@@ -36,6 +41,7 @@ function mapping(member: string, header: string) {
         map((value: Envelope) => {
           seen.push(Object.keys(value));
           if (mode === 'leak') return { ...value, data: { ...(value.data as Named), leak: 'x1' } };
+          if (mode === 'reject') throw new ConflictException('rejected');
           if (mode !== 'shout') return value;
           const data = Array.isArray(value.data)
             ? value.data.map((resource: Named) => shout(resource, member))
@@ -48,7 +54,20 @@ function mapping(member: string, header: string) {
   return MappingInterceptor;
 }
 
+/** A team's own filter, writing its error body with Express's `json`. */
+@Catch(ConflictException)
+class TeamConflictFilter implements ExceptionFilter {
+  catch(_exception: ConflictException, host: ArgumentsHost): void {
+    host
+      .switchToHttp()
+      .getResponse<Response>()
+      .status(409)
+      .json({ error: ['the gadgets team said no'] });
+  }
+}
+
 @UseInterceptors(mapping('label', 'x-gadgets'))
+@UseFilters(TeamConflictFilter)
 class GadgetsController extends ResourceController(Gadget) {
   @Override()
   override async create(req: Request, res: Response): Promise<Envelope> {
@@ -113,6 +132,11 @@ describe('answers as values', () => {
     expect(widget.body.data.name).toBe('bolt');
     const leaked = await http().get(`/gadgets/${gadgetId}`).set('X-Gadgets', 'leak').expect(500);
     expect(leaked.text).not.toContain('x1');
+  });
+
+  it('lets a team\u2019s own filter write the error of an answer its interceptor refused', async () => {
+    const refused = await http().get(`/gadgets/${gadgetId}`).set('X-Gadgets', 'reject').expect(409);
+    expect(refused.body).toEqual({ error: ['the gadgets team said no'] });
   });
 
   it('still answers a failure in the error envelope', async () => {

@@ -69,16 +69,21 @@ export class ResourceHandlers {
       const context = contextOf(request, caller);
       const input = parseInput(request.body, definition, 'create');
       const prepared = await service.prepareCreation(input, context);
-      expectAnswer(request, { definition, created: true, page: false });
       const create = async (claim?: Claim): Promise<Envelope> => {
         const claimed = claim ? { ...context, idempotency: claim } : context;
         await assertReferencesVisible(definition, input, claimed, this.registry);
         const entity = await service.create(input, claimed, prepared);
         return { data: serializeResource(definition, entity, { created: true }) };
       };
-      return definition.idempotency === false
-        ? create()
-        : this.idempotency.once(request, response, create, (data) => service.replay(data, context));
+      const created =
+        definition.idempotency === false
+          ? await create()
+          : await this.idempotency.once(request, response, create, (data) =>
+              service.replay(data, context),
+            );
+      // Declared once there is an answer: a failure is the exception filter's to write.
+      expectAnswer(request, { definition, created: true, page: false });
+      return created;
     });
   }
 

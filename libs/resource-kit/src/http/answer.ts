@@ -46,7 +46,9 @@ export class AnswerWriter implements OnModuleInit {
       this.write(request, response, body);
     app.response.json = function (this: Response, body: unknown) {
       const request = this.req as AnsweredRequest;
-      if (request[SHAPE] === undefined) return reply.call(this, body);
+      // Anything but a resource route's answer (another route's, or an error body a team's own
+      // exception filter writes) goes out as Express writes it.
+      if (request[SHAPE] === undefined || this.statusCode >= 400) return reply.call(this, body);
       write(request, this, body);
       return this;
     };
