@@ -1,37 +1,93 @@
 // Adds a resource: npm run generate:resource -- reviews --attributes rating:integer:1..5 --to-one product
 // Runs the kit's resource schematic (declaration, module, app registration, e2e spec) through
 // the schematics engine the Nest CLI runs for `nest g -c @app/resource-kit-schematics resource`
-// (`nest g` forwards only its own options, not --attributes or --to-one), then builds,
-// writes the new resource's migration for both engines (against TEST_DATABASE_URL's
-// PostgreSQL) and regenerates the typed client.
+// (`nest g` forwards only its own options, not --attributes or --to-one), then builds, writes
+// the new resource's migration for both engines (no database server needed) and regenerates
+// the typed client. All or nothing: on any failure the files it wrote or changed are put back.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+// Where the steps write: the app (declaration, module, migrations), its specs, the client.
+const WRITTEN_UNDER = ['apps', 'test', 'clients'];
 
 const [name, ...options] = process.argv.slice(2);
 if (!name || name.startsWith('-')) {
   console.error(
-    'Usage: npm run generate:resource -- <plural type> [--attributes name:type[:constraint],...] [--to-one resource,...]',
+    'Usage: npm run generate:resource -- <plural type> [--attributes name:type[:constraint],...]' +
+      ' [--to-one resource,...] [--access public-read|owned] [--on-owner-delete refuse|cascade]' +
+      ' [--indexed attribute,...] [--searchable attribute,...]',
   );
   process.exit(2);
 }
 const schematics = createRequire(import.meta.url).resolve(
   '@angular-devkit/schematics-cli/bin/schematics.js',
 );
-run(process.execPath, [schematics, '@app/resource-kit-schematics:resource', name, ...options]);
 const migration = `Add${name
   .split(/[-_]/)
   .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
   .join('')}`;
-run('npm', ['run', 'migration:generate', '--', migration]);
+
+const before = snapshot();
+process.once('SIGINT', () => giveUp('interrupted', 130));
+step('the resource schematic', process.execPath, [
+  schematics,
+  '@app/resource-kit-schematics:resource',
+  name,
+  ...options,
+]);
+step('the migrations', 'npm', ['run', 'migration:generate', '--', migration]);
 // migration:generate built the service: the client is generated from that build.
-run(process.execPath, ['scripts/client-generate.mjs']);
+step('the typed client', process.execPath, ['scripts/client-generate.mjs']);
 console.log(
-  `\nWritten, with the typed client regenerated. Review the declaration, its spec and both` +
-    ` migrations, then: npm run contract:check (the new resource is an additive change),` +
-    ` npm run contract:write, npm test.`,
+  `\nWritten: the resource, its spec, its migration for both engines, the typed client.` +
+    `\nNext: review the declaration (descriptions, access) and its spec, then` +
+    `\n  npm run contract:check   (the new resource is an additive change)` +
+    `\n  npm run contract:write   (records it as the contract)` +
+    `\n  npm test`,
 );
 
-function run(command, args) {
-  const { status } = spawnSync(command, args, { stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+function step(title, command, args) {
+  const { status, error } = spawnSync(command, args, { stdio: 'inherit' });
+  if (status !== 0) giveUp(`${title} failed${error ? `: ${error.message}` : ''}`, status || 1);
+}
+
+// Puts every file under WRITTEN_UNDER back as it was and removes the ones that are new.
+function giveUp(reason, status) {
+  const now = snapshot();
+  for (const [path, content] of before) {
+    if (!now.get(path)?.equals(content)) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+  }
+  for (const path of now.keys()) if (!before.has(path)) rmSync(path);
+  // Folders it made (the resource's own) go too, deepest first.
+  const folders = [...now.keys()].map(dirname).filter((folder) => !hasFileUnder(folder));
+  for (const folder of [...new Set(folders)].sort().reverse())
+    rmSync(folder, { recursive: true, force: true });
+  console.error(
+    `\ngenerate:resource: ${reason} (see above). Nothing is left of this run: the files it` +
+      ` wrote are gone and the ones it changed are as they were. Fix the cause and run the` +
+      ` same command again.`,
+  );
+  process.exit(status);
+}
+
+function hasFileUnder(folder) {
+  return [...before.keys()].some((path) => path.startsWith(`${folder}/`));
+}
+
+function snapshot() {
+  const files = new Map();
+  const visit = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.isFile()) files.set(path, readFileSync(path));
+    }
+  };
+  for (const folder of WRITTEN_UNDER) visit(folder);
+  return files;
 }

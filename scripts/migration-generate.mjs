@@ -2,15 +2,17 @@
 // (apps/api/src/database/migrations/{sqlite,postgres}). Each is diffed against a scratch
 // database that this script creates, migrates with the committed migrations and throws away,
 // so the migration holds exactly the new change, whatever state the local databases are in.
-// PostgreSQL: a temporary schema on TEST_DATABASE_URL, else DATABASE_URL, else the local test
-// server. Run after `npm run build` (the npm script does).
+// No database server is needed: SQLite is a scratch file, PostgreSQL an embedded PGlite served
+// on a loopback port for the TypeORM CLI. Run after `npm run build` (the npm script does).
 // Usage: npm run migration:generate -- AddReviews [sqlite|postgres]
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { once } from 'node:events';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const ENGINES = ['sqlite', 'postgres'];
 const [name, only] = process.argv.slice(2);
@@ -20,13 +22,9 @@ if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name) || (only && !ENGINES.includes(onl
   );
   process.exit(2);
 }
-const postgresUrl =
-  process.env.TEST_DATABASE_URL ||
-  process.env.DATABASE_URL ||
-  'postgres://postgres@127.0.0.1:5432/test';
 
 for (const engine of only ? [only] : ENGINES) {
-  const generate = engine === 'sqlite' ? withScratchSqlite : withScratchSchema;
+  const generate = engine === 'sqlite' ? withScratchSqlite : withScratchPostgres;
   const status = await generate((database) => migrate(engine, database));
   if (status !== 0) process.exit(status);
 }
@@ -34,20 +32,20 @@ for (const engine of only ? [only] : ENGINES) {
 // Brings the scratch database up to the committed migrations, then writes the difference.
 async function migrate(engine, database) {
   const env = { ...withoutDatabase(process.env), ...database };
-  const up = typeorm(['migration:run'], env, 'pipe');
+  const up = await typeorm(['migration:run'], env, 'pipe');
   if (up.status !== 0) {
-    process.stderr.write(`${up.stdout}${up.stderr}`);
-    return up.status ?? 1;
+    process.stderr.write(up.output);
+    return up.status;
   }
   const folder = `apps/api/src/database/migrations/${engine}`;
-  const generated = typeorm(
+  const generated = await typeorm(
     ['migration:generate', `${folder}/${name}`, '--pretty'],
     env,
     'inherit',
   );
   const searches = engine === 'postgres' ? await missingSearchIndexes(env) : [];
-  if (generated.status !== 0 && searches.length === 0) return generated.status ?? 1;
-  if (database.DATABASE_SCHEMA) unqualify(folder, database.DATABASE_SCHEMA);
+  if (generated.status !== 0 && searches.length === 0) return generated.status;
+  if (engine === 'postgres') unqualify(folder);
   if (searches.length > 0) addSearchIndexes(folder, searches);
   return 0;
 }
@@ -106,19 +104,25 @@ export class ${className} implements MigrationInterface {
 `;
 }
 
-// TypeORM names the scratch schema in some statements (DROP INDEX); the service finds its
-// tables through the search path, in whatever schema it is configured with.
-function unqualify(folder, schema) {
+// TypeORM names the scratch database's schema in some statements (DROP INDEX); the service
+// finds its tables through the search path, in whatever schema it is configured with.
+function unqualify(folder) {
   for (const file of readdirSync(folder).filter((file) => file.endsWith(`-${name}.ts`))) {
     const path = join(folder, file);
-    writeFileSync(path, readFileSync(path, 'utf8').replaceAll(`"${schema}".`, ''));
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"public".', ''));
   }
 }
 
-function typeorm(command, env, stdio) {
+// Asynchronous: this process serves the scratch PGlite while the CLI talks to it.
+async function typeorm(command, env, stdio) {
   const cli = join('node_modules', 'typeorm', 'cli.js');
   const args = [cli, ...command, '-d', join('dist', 'ormconfig.js')];
-  return spawnSync(process.execPath, args, { env, stdio, encoding: 'utf8' });
+  const child = spawn(process.execPath, args, { env, stdio });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'close');
+  return { status: code ?? 1, output };
 }
 
 // The scratch database replaces whichever one the environment selects.
@@ -137,22 +141,17 @@ async function withScratchSqlite(work) {
   }
 }
 
-async function withScratchSchema(work) {
-  const schema = `migration_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await sql(`CREATE SCHEMA "${schema}"`);
+// An in-memory PostgreSQL (PGlite, with the pg_trgm extension the search indexes use) on a
+// free loopback port, so that the TypeORM CLI connects to it as to any server.
+async function withScratchPostgres(work) {
+  const db = await PGlite.create({ extensions: { pg_trgm } });
+  // The CLI's pool opens a few connections; PGlite runs their statements one at a time.
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 8 });
+  await server.start();
   try {
-    return await work({ DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema });
+    return await work({ DATABASE_URL: `postgres://postgres@${server.getServerConn()}/postgres` });
   } finally {
-    await sql(`DROP SCHEMA "${schema}" CASCADE`);
-  }
-}
-
-async function sql(statement) {
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
+    await server.stop();
+    await db.close();
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,13 +8,23 @@ import { startService } from './support/service-process';
 const ROOT = join(__dirname, '..');
 // What a clean clone has not: installed packages (linked instead), build output, history.
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data']);
+// The most common customer-facing shape: owned by its author, with an indexed and a
+// searchable attribute.
 const RESOURCE = [
   'reviews',
   '--attributes',
   'rating:integer:1..5,body:string:2000',
   '--to-one',
   'product',
+  '--access',
+  'owned',
+  '--indexed',
+  'rating',
+  '--searchable',
+  'body',
 ];
+// Where no database server listens: the generator needs none.
+const NO_SERVER = 'postgres://postgres@127.0.0.1:1/none';
 
 // The generator runs once, in a copy of the repository, and checks both engines itself: the
 // SQLite project runs this spec, the PostgreSQL project skips it.
@@ -31,14 +41,23 @@ once('npm run generate:resource', () => {
       ([name]) => !['TEST_DATABASE', 'JEST_WORKER_ID'].includes(name),
     ),
   );
-  const run = (command: string, args: string[]) =>
-    promisify(execFile)(command, args, { cwd: copy, env, maxBuffer: 64 * 1024 * 1024 });
+  const run = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    promisify(execFile)(command, args, {
+      cwd: copy,
+      env: { ...env, ...extra },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  const generate = (args: string[]) =>
+    run('npm', ['run', 'generate:resource', '--', ...args], {
+      DATABASE_URL: NO_SERVER,
+      TEST_DATABASE_URL: NO_SERVER,
+    });
 
   beforeAll(async () => {
     copy = mkdtempSync(join(tmpdir(), 'generator-'));
     cpSync(ROOT, copy, { recursive: true, filter: (path) => !NOT_COPIED.has(relativeTop(path)) });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
-    await run('npm', ['run', 'generate:resource', '--', ...RESOURCE]);
+    await generate(RESOURCE);
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -93,6 +112,23 @@ once('npm run generate:resource', () => {
       await service.exit();
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('leaves the tree as it was when a step fails, and says how to go on', async () => {
+    // The last step breaks, after the resource, its spec and both migrations are written.
+    writeFileSync(join(copy, 'scripts', 'client-generate.mjs'), "throw new Error('broken');\n");
+    await run('git', ['init', '--quiet']);
+    await run('git', ['add', '--all']);
+    const author = ['-c', 'user.name=test', '-c', 'user.email=test@example.com'];
+    await run('git', [...author, 'commit', '--quiet', '--message', 'before']);
+    const failed = generate(['wishes', '--attributes', 'note:string:200', '--access', 'owned']);
+    await expect(failed).rejects.toMatchObject({
+      stderr: expect.stringMatching(
+        /generate:resource: the typed client failed \(see above\)\. Nothing is left of this run.*run the same command again/,
+      ),
+    });
+    const { stdout } = await run('git', ['status', '--porcelain']);
+    expect(stdout).toBe('');
   });
 
   function relativeTop(path: string): string {

@@ -171,6 +171,22 @@ describe('resource-kit conventions', () => {
       expect(related.body).toEqual(direct.body);
     });
 
+    it('a delete the foreign key refuses is 409 naming the resource in the way, and deletes nothing', async () => {
+      const gadget = await createGadget('pointed-at');
+      const widget = (await createWidget({ gadget_id: gadget.id }).expect(201)).body.data;
+      const { body } = await http()
+        .delete(`/gadgets/${gadget.id}`)
+        .set('Authorization', `Bearer ${FIXTURE_TOKENS.admin}`)
+        .expect(409);
+      expect(body).toEqual({ error: ['gadgets with widgets cannot be deleted'] });
+      await http().get(`/gadgets/${gadget.id}`).expect(200);
+      await http().delete(`/widgets/${widget.id}`).expect(200);
+      await http()
+        .delete(`/gadgets/${gadget.id}`)
+        .set('Authorization', `Bearer ${FIXTURE_TOKENS.admin}`)
+        .expect(200);
+    });
+
     it('to-one without a target is {data: null}', async () => {
       const widget = (await createWidget().expect(201)).body.data;
       expect((await http().get(`/widgets/${widget.id}/gadget`).expect(200)).body).toEqual({

@@ -138,4 +138,33 @@ function pair(created, changed, invalid) {
   return { created, changed, invalid };
 }
 
-module.exports = { parseAttributes };
+/**
+ * `--indexed rating` and `--searchable body`: an index on (column, id) for filters and order,
+ * a trigram index for `contains` (strings only), declared on the attribute.
+ */
+function markIndexes(attributes, indexed, searchable) {
+  const mark = (text, option, accepts) => {
+    for (const name of text.split(',').map((name) => strings.underscore(name.trim()))) {
+      if (!name) continue;
+      const attribute = attributes.find((candidate) => candidate.wireName === name);
+      if (!attribute) throw new SchematicsException(`--${option} ${name}: not among --attributes`);
+      if (!accepts(attribute)) {
+        throw new SchematicsException(`--${option} ${name}: only string attributes are searched`);
+      }
+      attribute.options = {
+        ...withoutDescription(attribute.options),
+        [option]: true,
+        description: attribute.options.description,
+      };
+    }
+  };
+  mark(indexed, 'indexed', () => true);
+  mark(searchable, 'searchable', (attribute) => attribute.type === 'string');
+}
+
+// The description stays the last option, where a reader expects it.
+function withoutDescription({ description: _description, ...options }) {
+  return options;
+}
+
+module.exports = { markIndexes, parseAttributes };

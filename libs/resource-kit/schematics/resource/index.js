@@ -11,7 +11,7 @@ const {
 const prettier = require('prettier');
 const { posix } = require('node:path');
 const { registerModule } = require('./app-module');
-const { parseAttributes } = require('./attributes');
+const { markIndexes, parseAttributes } = require('./attributes');
 const { resourceNames } = require('./names');
 const { parseToOne } = require('./to-one');
 
@@ -28,10 +28,13 @@ function resource(options) {
     if (tree.getDir(folder).subfiles.length > 0) {
       throw new SchematicsException(`${folder} exists already`);
     }
+    const attributes = parseAttributes(options.attributes ?? '');
+    markIndexes(attributes, options.indexed ?? '', options.searchable ?? '');
     const model = {
       ...names,
-      attributes: parseAttributes(options.attributes ?? ''),
+      attributes,
       toOne: parseToOne(options.toOne ?? '', tree, modulesPath, folder),
+      owner: ownerOf(options, tree, modulesPath, folder),
       // Prettier turns the double quotes into the project's single quotes.
       literal: (value) => JSON.stringify(value),
     };
@@ -55,6 +58,25 @@ function resource(options) {
       formatted(written),
     ]);
   };
+}
+
+// `--access owned`: a read-only `user_id` to the users resource, set from the caller.
+function ownerOf(options, tree, modulesPath, folder) {
+  const access = options.access ?? 'public-read';
+  const onOwnerDelete = options.onOwnerDelete ?? 'refuse';
+  if (access !== 'owned') {
+    if (options.onOwnerDelete) {
+      throw new SchematicsException('--on-owner-delete applies to --access owned only');
+    }
+    return undefined;
+  }
+  if (/(^|,)\s*users?\s*(,|$)/.test(options.toOne ?? '')) {
+    throw new SchematicsException(
+      '--access owned declares user_id itself: drop user from --to-one',
+    );
+  }
+  const [user] = parseToOne('user', tree, modulesPath, folder);
+  return { ...user, onDelete: onOwnerDelete === 'cascade' ? 'CASCADE' : 'RESTRICT', onOwnerDelete };
 }
 
 function templates(folder, destination, model) {

@@ -19,11 +19,15 @@ export class AppModule {
 const PRODUCT = `@Resource({ type: 'products', access: {} })
 export class Product extends ResourceEntity {}
 `;
+const USER = `@Resource({ type: 'users', access: {} })
+export class User extends ResourceEntity {}
+`;
 
 function shop(): UnitTestTree {
   const tree = new UnitTestTree(new HostTree());
   tree.create('apps/api/src/app.module.ts', APP_MODULE);
   tree.create('apps/api/src/modules/products/product.entity.ts', PRODUCT);
+  tree.create('apps/api/src/modules/users/user.entity.ts', USER);
   return tree;
 }
 
@@ -85,6 +89,36 @@ describe('the resource schematic', () => {
     );
   });
 
+  it('makes an owned resource: user_id set from the caller, access own, a refusing key by default', async () => {
+    const tree = await generate({ attributes: 'rating:integer', access: 'owned' });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("import { User } from '../users/user.entity';");
+    expect(entity).toContain("owner: 'userId',");
+    expect(entity).toContain("indexes: [['userId', 'createdAt', 'id']],");
+    expect(entity).not.toContain("'public'");
+    expect(entity).toContain(
+      "@ToOne(() => User, {\n    writable: false,\n    onDelete: 'RESTRICT',",
+    );
+    const spec = tree.readText('test/reviews.e2e-spec.ts');
+    expect(spec).toContain("error: ['users with reviews cannot be deleted']");
+    const cascading = await generate({ access: 'owned', onOwnerDelete: 'cascade' });
+    expect(cascading.readText('apps/api/src/modules/reviews/review.entity.ts')).toContain(
+      "onDelete: 'CASCADE',",
+    );
+    expect(cascading.readText('test/reviews.e2e-spec.ts')).toContain('goes with its owner');
+  });
+
+  it('declares indexed and searchable attributes', async () => {
+    const tree = await generate({
+      attributes: 'rating:integer,body:string:2000',
+      indexed: 'rating',
+      searchable: 'body',
+    });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("type: 'integer', indexed: true, description: 'Rating'");
+    expect(entity).toContain("maxLength: 2000, searchable: true, description: 'Body'");
+  });
+
   it('names classes and files in the singular of the type', async () => {
     const tree = await generate({ name: 'gift-cards' });
     expect(tree.readText('apps/api/src/modules/gift-cards/gift-card.entity.ts')).toContain(
@@ -103,6 +137,10 @@ describe('the resource schematic', () => {
     [{ attributes: 'created_at:time' }, 'attribute created_at: every resource has it already'],
     [{ attributes: 'a:date,a:date' }, 'attribute a is given twice'],
     [{ toOne: 'gadget' }, '--to-one gadget: no resource class Gadget'],
+    [{ attributes: 'a:integer', searchable: 'a' }, '--searchable a: only string attributes'],
+    [{ attributes: 'a:integer', indexed: 'b' }, '--indexed b: not among --attributes'],
+    [{ onOwnerDelete: 'cascade' }, '--on-owner-delete applies to --access owned only'],
+    [{ access: 'owned', toOne: 'user' }, '--access owned declares user_id itself'],
   ])('refuses %j with a clear message', async (options, message) => {
     await expect(generate(options)).rejects.toThrow(message);
   });

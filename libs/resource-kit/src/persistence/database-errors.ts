@@ -35,17 +35,23 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
   ) {
     return { status: 409, messages: ['a resource with this unique value already exists'] };
   }
-  if (
-    code === '23503' ||
-    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
-    isSqliteRestrict(code, exception)
-  ) {
+  if (isForeignKeyViolation(exception)) {
     return { status: 409, messages: ['the change conflicts with related resources'] };
   }
   if (UNAVAILABLE.has(code) || /connection|timeout/i.test(String((exception as Error).message))) {
     return UNREACHABLE;
   }
   return undefined;
+}
+
+/** A foreign key refused the change: a delete blocked by rows that point at the row. */
+export function isForeignKeyViolation(exception: unknown): boolean {
+  const code = driverCode(exception);
+  return (
+    code === '23503' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    (code !== undefined && isSqliteRestrict(code, exception))
+  );
 }
 
 const UNREACHABLE: DatabaseFailure = {

@@ -14,6 +14,8 @@ import { WriteUnits } from './write-units';
 import { TransactionRunner } from '../persistence/transaction.runner';
 import { unsupportedTypeOrmFeatures } from '../persistence/typeorm-features';
 import { assertIfMatch } from '../conditional/precondition';
+import { isForeignKeyViolation } from '../persistence/database-errors';
+import { deleteRefusal } from './delete-refusal';
 
 /**
  * The behaviour of one resource. Feature teams extend it and override the named hooks;
@@ -147,15 +149,20 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     });
   }
 
-  remove(id: string, context: RequestContext): Promise<T> {
-    return this.writes.run(context, async (write, batch) => {
-      const entity = await this.readForWrite(id, write, 'delete');
-      await this.beforeDelete(entity, write);
-      await this.table.writes.delete(write.manager, id);
-      await this.writes.forget(this.definition, write, id);
-      await this.written(entity, 'deleted', write, batch);
-      return entity;
-    });
+  async remove(id: string, context: RequestContext): Promise<T> {
+    try {
+      return await this.writes.run(context, async (write, batch) => {
+        const entity = await this.readForWrite(id, write, 'delete');
+        await this.beforeDelete(entity, write);
+        await this.table.writes.delete(write.manager, id);
+        await this.writes.forget(this.definition, write, id);
+        await this.written(entity, 'deleted', write, batch);
+        return entity;
+      });
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      throw (await deleteRefusal(this.definition, id, this.registry, this.dataSource)) ?? error;
+    }
   }
 
   // ---- Helpers -----------------------------------------------------------------------------
