@@ -9,9 +9,10 @@ const ROOT = join(__dirname, '..');
 // What a clean clone has not: installed packages (linked instead), build output, history.
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data']);
 // The most common customer-facing shape: owned by its author, with an indexed and a
-// searchable attribute.
+// searchable attribute. Named so that no resource of the shop's own (a team's `reviews`,
+// say) is in its way.
 const RESOURCE = [
-  'reviews',
+  'probe_reviews',
   '--attributes',
   'rating:integer:1..5,body:string:2000',
   '--to-one',
@@ -67,8 +68,8 @@ once('npm run generate:resource', () => {
     // Migrations are generated SQL, which the lint configuration leaves out.
     const written = [
       'apps/api/src/app.module.ts',
-      'apps/api/src/modules/reviews',
-      'test/reviews.e2e-spec.ts',
+      'apps/api/src/modules/probe-reviews',
+      'test/probe-reviews.e2e-spec.ts',
     ];
     await run('npx', ['eslint', ...written]);
     await run('npx', ['prettier', '--check', ...written]);
@@ -85,7 +86,7 @@ once('npm run generate:resource', () => {
       'e2e:sqlite',
       'e2e:postgres',
       '--testPathPatterns',
-      'test/(reviews|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
+      'test/(probe-reviews|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
       '--maxWorkers=1',
     ];
     const { stderr } = await run(process.execPath, jest);
@@ -95,7 +96,9 @@ once('npm run generate:resource', () => {
 
   it('adds a resource that contract:check reports as additive and /openapi.json describes', async () => {
     const { stdout } = await run('npm', ['run', 'contract:check']);
-    expect(stdout).toMatch(/Contract check passed: .*additive changes.*; new resources: reviews\./);
+    expect(stdout).toMatch(
+      /Contract check passed: .*additive changes.*; new resources: probe_reviews\./,
+    );
     const folder = mkdtempSync(join(tmpdir(), 'generator-db-'));
     const main = join(copy, 'dist', 'apps', 'api', 'src', 'main.js');
     const env = { NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), SQLITE_PATH: join(folder, 'db') };
@@ -105,7 +108,11 @@ once('npm run generate:resource', () => {
       const response = await fetch(`http://127.0.0.1:${port}/openapi.json`);
       const document = (await response.json()) as { paths: Record<string, unknown> };
       expect(Object.keys(document.paths)).toEqual(
-        expect.arrayContaining(['/reviews', '/reviews/{id}', '/reviews/{id}/product']),
+        expect.arrayContaining([
+          '/probe_reviews',
+          '/probe_reviews/{id}',
+          '/probe_reviews/{id}/product',
+        ]),
       );
     } finally {
       service.child.kill('SIGTERM');
@@ -121,7 +128,13 @@ once('npm run generate:resource', () => {
     await run('git', ['add', '--all']);
     const author = ['-c', 'user.name=test', '-c', 'user.email=test@example.com'];
     await run('git', [...author, 'commit', '--quiet', '--message', 'before']);
-    const failed = generate(['wishes', '--attributes', 'note:string:200', '--access', 'owned']);
+    const failed = generate([
+      'probe_wishes',
+      '--attributes',
+      'note:string:200',
+      '--access',
+      'owned',
+    ]);
     await expect(failed).rejects.toMatchObject({
       stderr: expect.stringMatching(
         /generate:resource: the typed client failed \(see above\)\. Nothing is left of this run.*run the same command again/,

@@ -151,20 +151,13 @@ function markIndexes(attributes, indexed, searchable) {
       if (!accepts(attribute)) {
         throw new SchematicsException(`--${option} ${name}: only string attributes are searched`);
       }
-      attribute.options = {
-        ...withoutDescription(attribute.options),
-        [option]: true,
-        description: attribute.options.description,
-      };
+      // The description stays the last option, where a reader expects it.
+      const { description, ...rest } = attribute.options;
+      attribute.options = { ...rest, [option]: true, description };
     }
   };
   mark(indexed, 'indexed', () => true);
   mark(searchable, 'searchable', (attribute) => attribute.type === 'string');
-}
-
-// The description stays the last option, where a reader expects it.
-function withoutDescription({ description: _description, ...options }) {
-  return options;
 }
 
 module.exports = { markIndexes, parseAttributes };
