@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --soak | --no-soak] [-- --profile S1] [-- --against DIR]
 // [-- --scale]: see docs/performance.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   mkdirSync(BENCH.workDir, { recursive: true });
+  installPlatformatic();
   const fixtures = await prepare();
   if (options.profile) {
     console.log(await profileService(options.profile, options));
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
   }
   const probes = await checkIdentity(fixtures);
   console.log(
-    `Byte-identical answers from all ${SERVER_KINDS.length} servers for ${probes} sample requests (Feathers: S1, S2, S2f, S3).`,
+    `Byte-identical answers from all ${SERVER_KINDS.length} servers for ${probes} sample requests (Feathers and Platformatic DB: S1, S2, S2f, S3).`,
   );
   const machineBefore = await describeMachine();
   const run: RunResults = {
@@ -68,6 +70,19 @@ async function main(): Promise<void> {
   const report = renderReport(run);
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n\n${report}\nServer logs and this report: ${BENCH.workDir}`);
+}
+
+// The Platformatic DB baseline brings its own packages (about 190 MB, which npm test does
+// not need): installed from its lockfile on the bench's first run.
+function installPlatformatic(): void {
+  const folder = join(BENCH.root, 'bench', 'baselines', 'platformatic');
+  if (existsSync(join(folder, 'node_modules'))) return;
+  console.log('Installing the Platformatic DB baseline (npm ci, once)...');
+  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: folder,
+    stdio: 'inherit',
+  });
+  if (npm.status !== 0) throw new Error(`npm ci in ${folder} failed`);
 }
 
 // The service creates its tables (migrations run at start); the rows are loaded in SQL.

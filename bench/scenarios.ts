@@ -41,6 +41,7 @@ const PORTS: Record<ServerKind, number> = {
   nest: 4102,
   raw: 4103,
   feathers: 4105,
+  platformatic: 4107,
   nestFastify: 4106,
 };
 /** A second service beside the first, started with other settings. */
@@ -51,17 +52,19 @@ export const BASELINES: readonly { kind: Exclude<ServerKind, 'service'>; label: 
   { kind: 'nest', label: 'Nest express' },
   { kind: 'nestFastify', label: 'Nest fastify' },
   { kind: 'feathers', label: 'Feathers' },
+  { kind: 'platformatic', label: 'Platformatic DB' },
   { kind: 'raw', label: 'raw' },
 ];
 
 export const SERVER_KINDS: ServerKind[] = ['service', ...BASELINES.map(({ kind }) => kind)];
 
-// The Feathers baseline serves the scenarios the performance issue compares it on.
-const FEATHERS_SCENARIOS = new Set<string>(['S1', 'S2', 'S2f', 'S3']);
+// Feathers and Platformatic DB serve the scenarios the performance issues compare them on.
+const PRODUCT_SCENARIOS = new Set<string>(['S1', 'S2', 'S2f', 'S3']);
+const PRODUCTS_ONLY = new Set<ServerKind>(['feathers', 'platformatic']);
 
-/** Whether a server of `kind` answers `scenario` (every server but Feathers answers all). */
+/** Whether a server of `kind` answers `scenario` (the products-only peers: S1, S2, S2f, S3). */
 export function serves(kind: ServerKind, scenario: string): boolean {
-  return kind !== 'feathers' || FEATHERS_SCENARIOS.has(scenario);
+  return !PRODUCTS_ONLY.has(kind) || PRODUCT_SCENARIOS.has(scenario);
 }
 
 /**

@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH, serverEnvironment } from './bench.config';
 
-export type ServerKind = 'service' | 'nest' | 'nestFastify' | 'feathers' | 'raw';
+export type ServerKind = 'service' | 'nest' | 'nestFastify' | 'feathers' | 'platformatic' | 'raw';
 
 // Entry files, relative to the repository root (compiled).
 const ENTRIES: Record<ServerKind, string> = {
@@ -11,6 +11,8 @@ const ENTRIES: Record<ServerKind, string> = {
   nest: 'dist/bench/bench/baselines/nest/main.js',
   nestFastify: 'dist/bench/bench/baselines/nest/fastify.main.js',
   feathers: 'dist/bench/bench/baselines/feathers/feathers.server.js',
+  // Plain JavaScript in its own folder, with its own packages (installPlatformatic).
+  platformatic: 'bench/baselines/platformatic/server.mjs',
   raw: 'dist/bench/bench/baselines/raw/raw.server.js',
 };
 
@@ -20,6 +22,7 @@ const PRODUCTION_NODE_ARGS: Record<ServerKind, string[]> = {
   nest: [],
   nestFastify: [],
   feathers: [],
+  platformatic: [],
   raw: [],
 };
 
