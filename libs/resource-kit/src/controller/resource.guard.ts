@@ -22,11 +22,8 @@ export interface ResourceCall {
   readonly caller?: Caller;
 }
 
-const TEMPLATE_TAIL: Readonly<Record<OperationRoute['shape'], string>> = {
-  collection: '',
-  item: '/:id',
-  relationship: '/:id/:relationship',
-};
+/** A resource's path (`/products`) and its route template for each path shape. */
+type ResourcePaths = Readonly<Record<OperationRoute['shape'] | 'base', string>>;
 
 const CALL = Symbol('resource-kit:call');
 const ROUTE = Symbol('resource-kit:route');
@@ -56,6 +53,7 @@ export function resourceCallOf(request: Request): ResourceCall {
 @Injectable()
 export class ResourceGuard implements CanActivate {
   private readonly prefix: string;
+  private readonly paths = new Map<string, ResourcePaths>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -72,11 +70,12 @@ export class ResourceGuard implements CanActivate {
     const response = http.getResponse<Response>();
     const type = this.reflector.get<string>(RESOURCE_ROUTE, context.getClass());
     const route = this.reflector.get(ResourceOperation, context.getHandler());
-    const segments = this.segmentsOf(request, type, route);
+    const paths = this.pathsOf(type);
+    const segments = segmentsOf(request, paths.base, route);
     const service = this.registry.serviceOfType(type)!;
     const { definition } = service;
     const operation = operationOfRoute(definition, route, request.method);
-    request[ROUTE] = `${this.prefix}/${type}${TEMPLATE_TAIL[route.shape]}`;
+    request[ROUTE] = paths[route.shape];
     if (isPrivate(definition, operation)) response.set(NO_STORE);
     const level = definition.access.get(operation);
     const [id, relationship] = segments;
@@ -92,14 +91,28 @@ export class ResourceGuard implements CanActivate {
     return this.authenticator.callerOf(request, level).then(admit);
   }
 
-  // The id and relationship as written after `/{type}` (percent-decoded); 404 unless the path
-  // names the type exactly, with no trailing slash.
-  private segmentsOf(request: Request, type: string, route: OperationRoute): string[] {
-    const { path } = request;
-    const base = `${this.prefix}/${type}`;
-    if (!path.startsWith(base) || path.endsWith('/')) throw notFound('no such path');
-    const rest = path.slice(base.length + 1);
-    if (route.shape === 'collection') return [];
-    return rest.split('/').map(decodePathSegment);
+  // Made once per resource: a string built per request would be hashed anew by each map that
+  // reads it (the metrics' series by route, for one).
+  private pathsOf(type: string): ResourcePaths {
+    let paths = this.paths.get(type);
+    if (!paths) {
+      const base = `${this.prefix}/${type}`;
+      const item = `${base}/:id`;
+      paths = { base, collection: base, item, relationship: `${item}/:relationship` };
+      this.paths.set(type, paths);
+    }
+    return paths;
   }
+}
+
+// The id and relationship as written after `/{type}` (percent-decoded); 404 unless the path
+// names the type exactly, with no trailing slash.
+function segmentsOf(request: Request, base: string, route: OperationRoute): string[] {
+  const { path } = request;
+  if (!path.startsWith(base) || path.endsWith('/')) throw notFound('no such path');
+  if (route.shape === 'collection') return [];
+  return path
+    .slice(base.length + 1)
+    .split('/')
+    .map(decodePathSegment);
 }
