@@ -175,11 +175,7 @@ function contextOf(request: Request, caller?: Caller): RequestContext {
   const ifMatch = request.headers['if-match'];
   return {
     ...(caller && { caller }),
-    // Read when a rate limit asks (a log-in, a sign-up): Express's proxy-aware address and
-    // its IPv6 network cost every other request about 2 % of a read's CPU time.
-    get clientAddress() {
-      return clientAddressOf(request.ip);
-    },
+    clientAddress: clientAddressOf(request.ip),
     ...(ifMatch !== undefined && { ifMatch }),
   };
 }
