@@ -3,7 +3,6 @@ import type { Request, Response } from 'express';
 import { assertPermitted } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
-import { clientAddressOf } from '../http/client-address';
 import { notFound } from '../errors/kit.error';
 import { expectAnswer, type Envelope } from '../http/answer';
 import { deprecationHeadersOf } from '../http/deprecation-headers';
@@ -175,7 +174,7 @@ function contextOf(request: Request, caller?: Caller): RequestContext {
   const ifMatch = request.headers['if-match'];
   return {
     ...(caller && { caller }),
-    clientAddress: clientAddressOf(request.ip),
+    origin: request,
     ...(ifMatch !== undefined && { ifMatch }),
   };
 }

@@ -1,13 +1,23 @@
 import ipaddr from 'ipaddr.js';
+import type { RequestContext } from '../service/request-context';
+
+/**
+ * The client address a request's limits count, worked out only here: Express's `ip` runs the
+ * trusted-proxy walk on each read, and most requests have no limit that asks (reading it for
+ * every request was 4 % of a single read's CPU).
+ */
+export function clientAddressOf(context: RequestContext): string | undefined {
+  return addressKeyOf(context.origin?.ip);
+}
 
 /**
  * The client a limit keyed by address counts (SPEC 1.12): an IPv4 address as it is (also when
  * IPv4-mapped in IPv6), or the /64 network of an IPv6 address, since one subscriber holds a
  * whole /64 and could otherwise take a fresh address per attempt.
  *
- * @example clientAddressOf('2001:db8:1:2::7') // '2001:db8:1:2::/64'
+ * @example addressKeyOf('2001:db8:1:2::7') // '2001:db8:1:2::/64'
  */
-export function clientAddressOf(address: string | undefined): string | undefined {
+export function addressKeyOf(address: string | undefined): string | undefined {
   if (address === undefined || !ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();

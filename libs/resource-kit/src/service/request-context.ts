@@ -7,10 +7,10 @@ import type { EntityClass } from '../metadata/definition';
 export interface RequestContext {
   readonly caller?: Caller;
   /**
-   * The client's address (X-Forwarded-For from a trusted gateway) as rate limits key it: an
-   * IPv4 address, or an IPv6 /64.
+   * Where the request came from: Express's request, whose `ip` (X-Forwarded-For from a trusted
+   * gateway) is worked out when read. Limits read it through `clientAddressOf(context)`.
    */
-  readonly clientAddress?: string;
+  readonly origin?: { readonly ip?: string };
   /** The request's If-Match: PATCH and DELETE write only while it names the current ETag. */
   readonly ifMatch?: string;
   /** The request's claimed Idempotency-Key: its create stores the answer with the write. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  clientAddressOf,
   KitError,
   RequestContext,
   ResourceInput,
@@ -33,9 +34,10 @@ export class SessionsService extends ResourceService<Session> implements Session
   // passes them too before its answer is given again (SPEC 1.12).
   protected override async prepareCreate(
     input: ResourceInput,
-    { clientAddress }: RequestContext,
+    context: RequestContext,
   ): Promise<Partial<Session>> {
     const email = input.get('email') as string;
+    const clientAddress = clientAddressOf(context);
     await this.throttle.attempt(email, clientAddress);
     const users = this.dataSource.getRepository(User);
     const user = await users.findOneBy({ emailKey: email.toLowerCase() });

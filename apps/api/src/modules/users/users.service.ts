@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  clientAddressOf,
   conflict,
   invalidInput,
   KitError,
@@ -36,9 +37,9 @@ export class UsersService extends ResourceService<User> {
 
   protected override async prepareCreate(
     input: ResourceInput,
-    { clientAddress }: RequestContext,
+    context: RequestContext,
   ): Promise<Partial<User>> {
-    await this.signUps.attempt(clientAddress);
+    await this.signUps.attempt(clientAddressOf(context));
     return { passwordHash: await this.passwords.hash(input.get('password') as string) };
   }
 
@@ -99,11 +100,12 @@ export class UsersService extends ResourceService<User> {
   private async assertCurrentPassword(
     user: User,
     given: unknown,
-    { clientAddress }: RequestContext,
+    context: RequestContext,
   ): Promise<void> {
     if (typeof given !== 'string') {
       throw invalidInput(['data.current_password is required to change the password or email']);
     }
+    const clientAddress = clientAddressOf(context);
     await this.throttle.attempt(user.email, clientAddress);
     const { valid } = await this.passwords.verify(given, user.passwordHash);
     if (!valid) {
