@@ -26,7 +26,7 @@ export { Override } from './controller/operation';
 export type { Envelope } from './http/answer';
 export type { ResourceRoutes } from './controller/resource.controller';
 export type { RequestContext, WriteContext } from './service/request-context';
-export { clientAddressOf } from './http/client-address';
+export { clientAddressOf } from './service/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
 export type { KitErrorCode } from './errors/kit.error';

@@ -1,14 +1,4 @@
 import ipaddr from 'ipaddr.js';
-import type { RequestContext } from '../service/request-context';
-
-/**
- * The client address a request's limits count, worked out only here: Express's `ip` runs the
- * trusted-proxy walk on each read, and most requests have no limit that asks (reading it for
- * every request was 4 % of a single read's CPU).
- */
-export function clientAddressOf(context: RequestContext): string | undefined {
-  return addressKeyOf(context.origin?.ip);
-}
 
 /**
  * The client a limit keyed by address counts (SPEC 1.12): an IPv4 address as it is (also when

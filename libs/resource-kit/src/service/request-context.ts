@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { addressKeyOf } from '../http/client-address';
 import type { Caller } from '../auth/caller';
 import type { Claim } from '../idempotency/idempotency.store';
 import type { EntityClass } from '../metadata/definition';
@@ -15,6 +16,15 @@ export interface RequestContext {
   readonly ifMatch?: string;
   /** The request's claimed Idempotency-Key: its create stores the answer with the write. */
   readonly idempotency?: Claim;
+}
+
+/**
+ * The client address a request's limits count, worked out only here: Express's `ip` runs the
+ * trusted-proxy walk on each read, and most requests have no limit that asks (reading it for
+ * every request was 4 % of a single read's CPU).
+ */
+export function clientAddressOf(context: RequestContext): string | undefined {
+  return addressKeyOf(context.origin?.ip);
 }
 
 /** A write in progress: its request and its transaction. */
