@@ -70,7 +70,6 @@ describe('resource declarations', () => {
       .filter((definition) => [...definition.access.values()].includes('authenticated'))
       .filter((definition) => !definition.owner && !scoped(definition))
       .map((definition) => definition.type);
-    // order_items is the contract's one resource guarded by its scope alone (through its order).
     expect(unguarded).toEqual([]);
   });
 

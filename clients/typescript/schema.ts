@@ -266,7 +266,7 @@ export interface paths {
     };
     /**
      * List order_items
-     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token.
+     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token. A customer sees and changes only their own; administrators, all.
      */
     get: operations['list_order_items'];
     put?: never;
@@ -289,7 +289,7 @@ export interface paths {
     };
     /**
      * Read one of order_items
-     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token.
+     * @description A line of an order, named and priced as at checkout. Read-only. Needs a bearer token. A customer sees and changes only their own; administrators, all.
      */
     get: operations['read_order_items'];
     put?: never;
@@ -312,7 +312,7 @@ export interface paths {
     };
     /**
      * Read the order of one of order_items
-     * @description The related orders resource, or null when there is none. Needs a bearer token.
+     * @description The related orders resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
      */
     get: operations['read_order_items_order'];
     put?: never;
@@ -335,7 +335,7 @@ export interface paths {
     };
     /**
      * Read the product of one of order_items
-     * @description The related products resource, or null when there is none. Needs a bearer token.
+     * @description The related products resource, or null when there is none. Needs a bearer token. A customer sees and changes only their own; administrators, all.
      */
     get: operations['read_order_items_product'];
     put?: never;
@@ -1989,6 +1989,476 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.cart.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'cart_items.order': (
       | 'id'
@@ -2153,6 +2623,622 @@ export interface components {
         | 'JPY'
         | 'CAD'
         | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.user.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.id (string), combined with AND: filter[cart_items.id][operator]=value, or filter[cart_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.created_at (time), combined with AND: filter[cart_items.created_at][operator]=value, or filter[cart_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.updated_at (time), combined with AND: filter[cart_items.updated_at][operator]=value, or filter[cart_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.cart_id (string), combined with AND: filter[cart_items.cart_id][operator]=value, or filter[cart_items.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product_id (string), combined with AND: filter[cart_items.product_id][operator]=value, or filter[cart_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.quantity (integer), combined with AND: filter[cart_items.quantity][operator]=value, or filter[cart_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.quantity': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.unit_price_cents (integer), combined with AND: filter[cart_items.unit_price_cents][operator]=value, or filter[cart_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.unit_price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.line_total_cents (integer), combined with AND: filter[cart_items.line_total_cents][operator]=value, or filter[cart_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.id (string), combined with AND: filter[cart_items.product.id][operator]=value, or filter[cart_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.created_at (time), combined with AND: filter[cart_items.product.created_at][operator]=value, or filter[cart_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.updated_at (time), combined with AND: filter[cart_items.product.updated_at][operator]=value, or filter[cart_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.name (string), combined with AND: filter[cart_items.product.name][operator]=value, or filter[cart_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.description (string), combined with AND: filter[cart_items.product.description][operator]=value, or filter[cart_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.price_cents (integer), combined with AND: filter[cart_items.product.price_cents][operator]=value, or filter[cart_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.currency (enum), combined with AND: filter[cart_items.product.currency][operator]=value, or filter[cart_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.stock (integer), combined with AND: filter[cart_items.product.stock][operator]=value, or filter[cart_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
       /** @description Comma-separated values, any of which matches */
       in?: string;
       /** @description true: is null; false: is not */
@@ -2324,6 +3410,308 @@ export interface components {
       in?: string;
       /** @description Case-insensitive substring */
       contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'events.filter.user.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
       /** @description true: is null; false: is not */
       null?: boolean;
     };
@@ -2499,6 +3887,512 @@ export interface components {
      * @example {}
      */
     'order_items.filter.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.id (string), combined with AND: filter[order.id][operator]=value, or filter[order.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.created_at (time), combined with AND: filter[order.created_at][operator]=value, or filter[order.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.updated_at (time), combined with AND: filter[order.updated_at][operator]=value, or filter[order.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.status (enum), combined with AND: filter[order.status][operator]=value, or filter[order.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.status': {
+      /** @enum {string} */
+      eq?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @enum {string} */
+      ne?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.total_cents (integer), combined with AND: filter[order.total_cents][operator]=value, or filter[order.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.item_count (integer), combined with AND: filter[order.item_count][operator]=value, or filter[order.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.currency (enum), combined with AND: filter[order.currency][operator]=value, or filter[order.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.requested_delivery_date (date), combined with AND: filter[order.requested_delivery_date][operator]=value, or filter[order.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.requested_delivery_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.id (string), combined with AND: filter[order.user.id][operator]=value, or filter[order.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.created_at (time), combined with AND: filter[order.user.created_at][operator]=value, or filter[order.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.updated_at (time), combined with AND: filter[order.user.updated_at][operator]=value, or filter[order.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.email (string), combined with AND: filter[order.user.email][operator]=value, or filter[order.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.name (string), combined with AND: filter[order.user.name][operator]=value, or filter[order.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.birth_date (date), combined with AND: filter[order.user.birth_date][operator]=value, or filter[order.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.role (enum), combined with AND: filter[order.user.role][operator]=value, or filter[order.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order.user.cart_id (string), combined with AND: filter[order.user.cart_id][operator]=value, or filter[order.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.stock': {
       eq?: number;
       ne?: number;
       lt?: number;
@@ -2714,6 +4608,640 @@ export interface components {
       in?: string;
       /** @description Case-insensitive substring */
       contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.user.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.id (string), combined with AND: filter[order_items.id][operator]=value, or filter[order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.created_at (time), combined with AND: filter[order_items.created_at][operator]=value, or filter[order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.updated_at (time), combined with AND: filter[order_items.updated_at][operator]=value, or filter[order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.order_id (string), combined with AND: filter[order_items.order_id][operator]=value, or filter[order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.order_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product_id (string), combined with AND: filter[order_items.product_id][operator]=value, or filter[order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.name (string), combined with AND: filter[order_items.name][operator]=value, or filter[order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.quantity (integer), combined with AND: filter[order_items.quantity][operator]=value, or filter[order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.quantity': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.unit_price_cents (integer), combined with AND: filter[order_items.unit_price_cents][operator]=value, or filter[order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.unit_price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.line_total_cents (integer), combined with AND: filter[order_items.line_total_cents][operator]=value, or filter[order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.id (string), combined with AND: filter[order_items.product.id][operator]=value, or filter[order_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.created_at (time), combined with AND: filter[order_items.product.created_at][operator]=value, or filter[order_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.updated_at (time), combined with AND: filter[order_items.product.updated_at][operator]=value, or filter[order_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.name (string), combined with AND: filter[order_items.product.name][operator]=value, or filter[order_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.description (string), combined with AND: filter[order_items.product.description][operator]=value, or filter[order_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.price_cents (integer), combined with AND: filter[order_items.product.price_cents][operator]=value, or filter[order_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.currency (enum), combined with AND: filter[order_items.product.currency][operator]=value, or filter[order_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on order_items.product.stock (integer), combined with AND: filter[order_items.product.stock][operator]=value, or filter[order_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
       /** @description true: is null; false: is not */
       null?: boolean;
     };
@@ -2940,6 +5468,174 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'product_revisions.order': (
       | 'id'
@@ -3131,6 +5827,208 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.revision': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'products.order': (
       | 'id'
@@ -3247,6 +6145,308 @@ export interface components {
       gt?: string;
       /** Format: date-time */
       gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'sessions.filter.user.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
       /** @description Comma-separated values, any of which matches */
       in?: string;
       /** @description true: is null; false: is not */
@@ -3417,6 +6617,760 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.subtotal_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.cart.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.sessions.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.sessions.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.sessions.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.sessions.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.sessions.expires_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.status': {
+      /** @enum {string} */
+      eq?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @enum {string} */
+      ne?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.item_count': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.currency': {
+      /** @enum {string} */
+      eq?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @enum {string} */
+      ne?:
+        | 'EUR'
+        | 'USD'
+        | 'GBP'
+        | 'CHF'
+        | 'SEK'
+        | 'NOK'
+        | 'DKK'
+        | 'PLN'
+        | 'CZK'
+        | 'JPY'
+        | 'CAD'
+        | 'AUD';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.requested_delivery_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.order_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.product_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.quantity': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.unit_price_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.order_items.line_total_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'users.order': (
       | 'id'
@@ -3486,6 +7440,121 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['cart_items.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['cart_items.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['cart_items.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['cart_items.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['cart_items.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['cart_items.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['cart_items.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['cart_items.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['cart_items.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['cart_items.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['cart_items.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['cart_items.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['cart_items.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['cart_items.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['cart_items.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['cart_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['cart_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['cart_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['cart_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['cart_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['cart_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['cart_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -3727,6 +7796,121 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['cart_items.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['cart_items.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['cart_items.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['cart_items.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['cart_items.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['cart_items.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['cart_items.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['cart_items.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['cart_items.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['cart_items.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['cart_items.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['cart_items.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['cart_items.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['cart_items.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['cart_items.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['cart_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['cart_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['cart_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['cart_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['cart_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['cart_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['cart_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -4087,6 +8271,161 @@ export interface operations {
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['carts.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['carts.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['carts.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['carts.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['carts.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['carts.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['carts.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['carts.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['carts.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['carts.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['carts.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['carts.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['carts.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['carts.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['carts.filter.user.cart.currency'];
+        /**
+         * @description Conditions on cart_items.id (string), combined with AND: filter[cart_items.id][operator]=value, or filter[cart_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.id]'?: components['parameters']['carts.filter.cart_items.id'];
+        /**
+         * @description Conditions on cart_items.created_at (time), combined with AND: filter[cart_items.created_at][operator]=value, or filter[cart_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.created_at]'?: components['parameters']['carts.filter.cart_items.created_at'];
+        /**
+         * @description Conditions on cart_items.updated_at (time), combined with AND: filter[cart_items.updated_at][operator]=value, or filter[cart_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.updated_at]'?: components['parameters']['carts.filter.cart_items.updated_at'];
+        /**
+         * @description Conditions on cart_items.cart_id (string), combined with AND: filter[cart_items.cart_id][operator]=value, or filter[cart_items.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.cart_id]'?: components['parameters']['carts.filter.cart_items.cart_id'];
+        /**
+         * @description Conditions on cart_items.product_id (string), combined with AND: filter[cart_items.product_id][operator]=value, or filter[cart_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product_id]'?: components['parameters']['carts.filter.cart_items.product_id'];
+        /**
+         * @description Conditions on cart_items.quantity (integer), combined with AND: filter[cart_items.quantity][operator]=value, or filter[cart_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.quantity]'?: components['parameters']['carts.filter.cart_items.quantity'];
+        /**
+         * @description Conditions on cart_items.unit_price_cents (integer), combined with AND: filter[cart_items.unit_price_cents][operator]=value, or filter[cart_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.unit_price_cents]'?: components['parameters']['carts.filter.cart_items.unit_price_cents'];
+        /**
+         * @description Conditions on cart_items.line_total_cents (integer), combined with AND: filter[cart_items.line_total_cents][operator]=value, or filter[cart_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.line_total_cents]'?: components['parameters']['carts.filter.cart_items.line_total_cents'];
+        /**
+         * @description Conditions on cart_items.product.id (string), combined with AND: filter[cart_items.product.id][operator]=value, or filter[cart_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.id]'?: components['parameters']['carts.filter.cart_items.product.id'];
+        /**
+         * @description Conditions on cart_items.product.created_at (time), combined with AND: filter[cart_items.product.created_at][operator]=value, or filter[cart_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.created_at]'?: components['parameters']['carts.filter.cart_items.product.created_at'];
+        /**
+         * @description Conditions on cart_items.product.updated_at (time), combined with AND: filter[cart_items.product.updated_at][operator]=value, or filter[cart_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.updated_at]'?: components['parameters']['carts.filter.cart_items.product.updated_at'];
+        /**
+         * @description Conditions on cart_items.product.name (string), combined with AND: filter[cart_items.product.name][operator]=value, or filter[cart_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.name]'?: components['parameters']['carts.filter.cart_items.product.name'];
+        /**
+         * @description Conditions on cart_items.product.description (string), combined with AND: filter[cart_items.product.description][operator]=value, or filter[cart_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.description]'?: components['parameters']['carts.filter.cart_items.product.description'];
+        /**
+         * @description Conditions on cart_items.product.price_cents (integer), combined with AND: filter[cart_items.product.price_cents][operator]=value, or filter[cart_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.price_cents]'?: components['parameters']['carts.filter.cart_items.product.price_cents'];
+        /**
+         * @description Conditions on cart_items.product.currency (enum), combined with AND: filter[cart_items.product.currency][operator]=value, or filter[cart_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.currency]'?: components['parameters']['carts.filter.cart_items.product.currency'];
+        /**
+         * @description Conditions on cart_items.product.stock (integer), combined with AND: filter[cart_items.product.stock][operator]=value, or filter[cart_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -4224,6 +8563,56 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /**
+         * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.id]'?: components['parameters']['products.filter.revisions.id'];
+        /**
+         * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.created_at]'?: components['parameters']['products.filter.revisions.created_at'];
+        /**
+         * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.updated_at]'?: components['parameters']['products.filter.revisions.updated_at'];
+        /**
+         * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.product_id]'?: components['parameters']['products.filter.revisions.product_id'];
+        /**
+         * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.revision]'?: components['parameters']['products.filter.revisions.revision'];
+        /**
+         * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.name]'?: components['parameters']['products.filter.revisions.name'];
+        /**
+         * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.description]'?: components['parameters']['products.filter.revisions.description'];
+        /**
+         * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.price_cents]'?: components['parameters']['products.filter.revisions.price_cents'];
+        /**
+         * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.currency]'?: components['parameters']['products.filter.revisions.currency'];
+        /**
+         * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -4356,6 +8745,161 @@ export interface operations {
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['carts.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['carts.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['carts.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['carts.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['carts.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['carts.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['carts.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['carts.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['carts.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['carts.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['carts.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['carts.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['carts.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['carts.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['carts.filter.user.cart.currency'];
+        /**
+         * @description Conditions on cart_items.id (string), combined with AND: filter[cart_items.id][operator]=value, or filter[cart_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.id]'?: components['parameters']['carts.filter.cart_items.id'];
+        /**
+         * @description Conditions on cart_items.created_at (time), combined with AND: filter[cart_items.created_at][operator]=value, or filter[cart_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.created_at]'?: components['parameters']['carts.filter.cart_items.created_at'];
+        /**
+         * @description Conditions on cart_items.updated_at (time), combined with AND: filter[cart_items.updated_at][operator]=value, or filter[cart_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.updated_at]'?: components['parameters']['carts.filter.cart_items.updated_at'];
+        /**
+         * @description Conditions on cart_items.cart_id (string), combined with AND: filter[cart_items.cart_id][operator]=value, or filter[cart_items.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.cart_id]'?: components['parameters']['carts.filter.cart_items.cart_id'];
+        /**
+         * @description Conditions on cart_items.product_id (string), combined with AND: filter[cart_items.product_id][operator]=value, or filter[cart_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product_id]'?: components['parameters']['carts.filter.cart_items.product_id'];
+        /**
+         * @description Conditions on cart_items.quantity (integer), combined with AND: filter[cart_items.quantity][operator]=value, or filter[cart_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.quantity]'?: components['parameters']['carts.filter.cart_items.quantity'];
+        /**
+         * @description Conditions on cart_items.unit_price_cents (integer), combined with AND: filter[cart_items.unit_price_cents][operator]=value, or filter[cart_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.unit_price_cents]'?: components['parameters']['carts.filter.cart_items.unit_price_cents'];
+        /**
+         * @description Conditions on cart_items.line_total_cents (integer), combined with AND: filter[cart_items.line_total_cents][operator]=value, or filter[cart_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.line_total_cents]'?: components['parameters']['carts.filter.cart_items.line_total_cents'];
+        /**
+         * @description Conditions on cart_items.product.id (string), combined with AND: filter[cart_items.product.id][operator]=value, or filter[cart_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.id]'?: components['parameters']['carts.filter.cart_items.product.id'];
+        /**
+         * @description Conditions on cart_items.product.created_at (time), combined with AND: filter[cart_items.product.created_at][operator]=value, or filter[cart_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.created_at]'?: components['parameters']['carts.filter.cart_items.product.created_at'];
+        /**
+         * @description Conditions on cart_items.product.updated_at (time), combined with AND: filter[cart_items.product.updated_at][operator]=value, or filter[cart_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.updated_at]'?: components['parameters']['carts.filter.cart_items.product.updated_at'];
+        /**
+         * @description Conditions on cart_items.product.name (string), combined with AND: filter[cart_items.product.name][operator]=value, or filter[cart_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.name]'?: components['parameters']['carts.filter.cart_items.product.name'];
+        /**
+         * @description Conditions on cart_items.product.description (string), combined with AND: filter[cart_items.product.description][operator]=value, or filter[cart_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.description]'?: components['parameters']['carts.filter.cart_items.product.description'];
+        /**
+         * @description Conditions on cart_items.product.price_cents (integer), combined with AND: filter[cart_items.product.price_cents][operator]=value, or filter[cart_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.price_cents]'?: components['parameters']['carts.filter.cart_items.product.price_cents'];
+        /**
+         * @description Conditions on cart_items.product.currency (enum), combined with AND: filter[cart_items.product.currency][operator]=value, or filter[cart_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.currency]'?: components['parameters']['carts.filter.cart_items.product.currency'];
+        /**
+         * @description Conditions on cart_items.product.stock (integer), combined with AND: filter[cart_items.product.stock][operator]=value, or filter[cart_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['carts.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -4472,6 +9016,161 @@ export interface operations {
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['carts.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['carts.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['carts.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['carts.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['carts.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['carts.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['carts.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['carts.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['carts.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['carts.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['carts.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['carts.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['carts.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['carts.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['carts.filter.user.cart.currency'];
+        /**
+         * @description Conditions on cart_items.id (string), combined with AND: filter[cart_items.id][operator]=value, or filter[cart_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.id]'?: components['parameters']['carts.filter.cart_items.id'];
+        /**
+         * @description Conditions on cart_items.created_at (time), combined with AND: filter[cart_items.created_at][operator]=value, or filter[cart_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.created_at]'?: components['parameters']['carts.filter.cart_items.created_at'];
+        /**
+         * @description Conditions on cart_items.updated_at (time), combined with AND: filter[cart_items.updated_at][operator]=value, or filter[cart_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.updated_at]'?: components['parameters']['carts.filter.cart_items.updated_at'];
+        /**
+         * @description Conditions on cart_items.cart_id (string), combined with AND: filter[cart_items.cart_id][operator]=value, or filter[cart_items.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.cart_id]'?: components['parameters']['carts.filter.cart_items.cart_id'];
+        /**
+         * @description Conditions on cart_items.product_id (string), combined with AND: filter[cart_items.product_id][operator]=value, or filter[cart_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product_id]'?: components['parameters']['carts.filter.cart_items.product_id'];
+        /**
+         * @description Conditions on cart_items.quantity (integer), combined with AND: filter[cart_items.quantity][operator]=value, or filter[cart_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.quantity]'?: components['parameters']['carts.filter.cart_items.quantity'];
+        /**
+         * @description Conditions on cart_items.unit_price_cents (integer), combined with AND: filter[cart_items.unit_price_cents][operator]=value, or filter[cart_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.unit_price_cents]'?: components['parameters']['carts.filter.cart_items.unit_price_cents'];
+        /**
+         * @description Conditions on cart_items.line_total_cents (integer), combined with AND: filter[cart_items.line_total_cents][operator]=value, or filter[cart_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.line_total_cents]'?: components['parameters']['carts.filter.cart_items.line_total_cents'];
+        /**
+         * @description Conditions on cart_items.product.id (string), combined with AND: filter[cart_items.product.id][operator]=value, or filter[cart_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.id]'?: components['parameters']['carts.filter.cart_items.product.id'];
+        /**
+         * @description Conditions on cart_items.product.created_at (time), combined with AND: filter[cart_items.product.created_at][operator]=value, or filter[cart_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.created_at]'?: components['parameters']['carts.filter.cart_items.product.created_at'];
+        /**
+         * @description Conditions on cart_items.product.updated_at (time), combined with AND: filter[cart_items.product.updated_at][operator]=value, or filter[cart_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.updated_at]'?: components['parameters']['carts.filter.cart_items.product.updated_at'];
+        /**
+         * @description Conditions on cart_items.product.name (string), combined with AND: filter[cart_items.product.name][operator]=value, or filter[cart_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.name]'?: components['parameters']['carts.filter.cart_items.product.name'];
+        /**
+         * @description Conditions on cart_items.product.description (string), combined with AND: filter[cart_items.product.description][operator]=value, or filter[cart_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.description]'?: components['parameters']['carts.filter.cart_items.product.description'];
+        /**
+         * @description Conditions on cart_items.product.price_cents (integer), combined with AND: filter[cart_items.product.price_cents][operator]=value, or filter[cart_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.price_cents]'?: components['parameters']['carts.filter.cart_items.product.price_cents'];
+        /**
+         * @description Conditions on cart_items.product.currency (enum), combined with AND: filter[cart_items.product.currency][operator]=value, or filter[cart_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.currency]'?: components['parameters']['carts.filter.cart_items.product.currency'];
+        /**
+         * @description Conditions on cart_items.product.stock (integer), combined with AND: filter[cart_items.product.stock][operator]=value, or filter[cart_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -4609,6 +9308,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -4746,6 +9635,121 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['cart_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['cart_items.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['cart_items.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['cart_items.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['cart_items.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['cart_items.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['cart_items.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['cart_items.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['cart_items.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['cart_items.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['cart_items.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['cart_items.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['cart_items.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['cart_items.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['cart_items.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['cart_items.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['cart_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['cart_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['cart_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['cart_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['cart_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['cart_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['cart_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -4879,6 +9883,81 @@ export interface operations {
          * @example {}
          */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['events.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['events.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['events.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['events.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['events.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['events.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['events.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['events.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['events.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['events.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['events.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['events.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['events.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['events.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['events.filter.user.cart.currency'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['events.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -5000,6 +10079,81 @@ export interface operations {
          * @example {}
          */
         'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['events.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['events.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['events.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['events.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['events.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['events.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['events.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['events.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['events.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['events.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['events.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['events.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['events.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['events.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['events.filter.user.cart.currency'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -5137,6 +10291,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -5279,6 +10623,131 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on order.id (string), combined with AND: filter[order.id][operator]=value, or filter[order.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.id]'?: components['parameters']['order_items.filter.order.id'];
+        /**
+         * @description Conditions on order.created_at (time), combined with AND: filter[order.created_at][operator]=value, or filter[order.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.created_at]'?: components['parameters']['order_items.filter.order.created_at'];
+        /**
+         * @description Conditions on order.updated_at (time), combined with AND: filter[order.updated_at][operator]=value, or filter[order.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.updated_at]'?: components['parameters']['order_items.filter.order.updated_at'];
+        /**
+         * @description Conditions on order.status (enum), combined with AND: filter[order.status][operator]=value, or filter[order.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.status]'?: components['parameters']['order_items.filter.order.status'];
+        /**
+         * @description Conditions on order.total_cents (integer), combined with AND: filter[order.total_cents][operator]=value, or filter[order.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.total_cents]'?: components['parameters']['order_items.filter.order.total_cents'];
+        /**
+         * @description Conditions on order.item_count (integer), combined with AND: filter[order.item_count][operator]=value, or filter[order.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.item_count]'?: components['parameters']['order_items.filter.order.item_count'];
+        /**
+         * @description Conditions on order.currency (enum), combined with AND: filter[order.currency][operator]=value, or filter[order.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.currency]'?: components['parameters']['order_items.filter.order.currency'];
+        /**
+         * @description Conditions on order.requested_delivery_date (date), combined with AND: filter[order.requested_delivery_date][operator]=value, or filter[order.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
+        /**
+         * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user_id]'?: components['parameters']['order_items.filter.order.user_id'];
+        /**
+         * @description Conditions on order.user.id (string), combined with AND: filter[order.user.id][operator]=value, or filter[order.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.id]'?: components['parameters']['order_items.filter.order.user.id'];
+        /**
+         * @description Conditions on order.user.created_at (time), combined with AND: filter[order.user.created_at][operator]=value, or filter[order.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.created_at]'?: components['parameters']['order_items.filter.order.user.created_at'];
+        /**
+         * @description Conditions on order.user.updated_at (time), combined with AND: filter[order.user.updated_at][operator]=value, or filter[order.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.updated_at]'?: components['parameters']['order_items.filter.order.user.updated_at'];
+        /**
+         * @description Conditions on order.user.email (string), combined with AND: filter[order.user.email][operator]=value, or filter[order.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.email]'?: components['parameters']['order_items.filter.order.user.email'];
+        /**
+         * @description Conditions on order.user.name (string), combined with AND: filter[order.user.name][operator]=value, or filter[order.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.name]'?: components['parameters']['order_items.filter.order.user.name'];
+        /**
+         * @description Conditions on order.user.birth_date (date), combined with AND: filter[order.user.birth_date][operator]=value, or filter[order.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.birth_date]'?: components['parameters']['order_items.filter.order.user.birth_date'];
+        /**
+         * @description Conditions on order.user.role (enum), combined with AND: filter[order.user.role][operator]=value, or filter[order.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.role]'?: components['parameters']['order_items.filter.order.user.role'];
+        /**
+         * @description Conditions on order.user.cart_id (string), combined with AND: filter[order.user.cart_id][operator]=value, or filter[order.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.cart_id]'?: components['parameters']['order_items.filter.order.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['order_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['order_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['order_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['order_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['order_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['order_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['order_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -5405,6 +10874,131 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on order.id (string), combined with AND: filter[order.id][operator]=value, or filter[order.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.id]'?: components['parameters']['order_items.filter.order.id'];
+        /**
+         * @description Conditions on order.created_at (time), combined with AND: filter[order.created_at][operator]=value, or filter[order.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.created_at]'?: components['parameters']['order_items.filter.order.created_at'];
+        /**
+         * @description Conditions on order.updated_at (time), combined with AND: filter[order.updated_at][operator]=value, or filter[order.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.updated_at]'?: components['parameters']['order_items.filter.order.updated_at'];
+        /**
+         * @description Conditions on order.status (enum), combined with AND: filter[order.status][operator]=value, or filter[order.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.status]'?: components['parameters']['order_items.filter.order.status'];
+        /**
+         * @description Conditions on order.total_cents (integer), combined with AND: filter[order.total_cents][operator]=value, or filter[order.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.total_cents]'?: components['parameters']['order_items.filter.order.total_cents'];
+        /**
+         * @description Conditions on order.item_count (integer), combined with AND: filter[order.item_count][operator]=value, or filter[order.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.item_count]'?: components['parameters']['order_items.filter.order.item_count'];
+        /**
+         * @description Conditions on order.currency (enum), combined with AND: filter[order.currency][operator]=value, or filter[order.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.currency]'?: components['parameters']['order_items.filter.order.currency'];
+        /**
+         * @description Conditions on order.requested_delivery_date (date), combined with AND: filter[order.requested_delivery_date][operator]=value, or filter[order.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
+        /**
+         * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user_id]'?: components['parameters']['order_items.filter.order.user_id'];
+        /**
+         * @description Conditions on order.user.id (string), combined with AND: filter[order.user.id][operator]=value, or filter[order.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.id]'?: components['parameters']['order_items.filter.order.user.id'];
+        /**
+         * @description Conditions on order.user.created_at (time), combined with AND: filter[order.user.created_at][operator]=value, or filter[order.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.created_at]'?: components['parameters']['order_items.filter.order.user.created_at'];
+        /**
+         * @description Conditions on order.user.updated_at (time), combined with AND: filter[order.user.updated_at][operator]=value, or filter[order.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.updated_at]'?: components['parameters']['order_items.filter.order.user.updated_at'];
+        /**
+         * @description Conditions on order.user.email (string), combined with AND: filter[order.user.email][operator]=value, or filter[order.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.email]'?: components['parameters']['order_items.filter.order.user.email'];
+        /**
+         * @description Conditions on order.user.name (string), combined with AND: filter[order.user.name][operator]=value, or filter[order.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.name]'?: components['parameters']['order_items.filter.order.user.name'];
+        /**
+         * @description Conditions on order.user.birth_date (date), combined with AND: filter[order.user.birth_date][operator]=value, or filter[order.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.birth_date]'?: components['parameters']['order_items.filter.order.user.birth_date'];
+        /**
+         * @description Conditions on order.user.role (enum), combined with AND: filter[order.user.role][operator]=value, or filter[order.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.role]'?: components['parameters']['order_items.filter.order.user.role'];
+        /**
+         * @description Conditions on order.user.cart_id (string), combined with AND: filter[order.user.cart_id][operator]=value, or filter[order.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.cart_id]'?: components['parameters']['order_items.filter.order.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['order_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['order_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['order_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['order_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['order_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['order_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['order_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -5547,6 +11141,166 @@ export interface operations {
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['orders.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['orders.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['orders.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['orders.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['orders.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['orders.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['orders.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['orders.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['orders.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['orders.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['orders.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['orders.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['orders.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['orders.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['orders.filter.user.cart.currency'];
+        /**
+         * @description Conditions on order_items.id (string), combined with AND: filter[order_items.id][operator]=value, or filter[order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.id]'?: components['parameters']['orders.filter.order_items.id'];
+        /**
+         * @description Conditions on order_items.created_at (time), combined with AND: filter[order_items.created_at][operator]=value, or filter[order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.created_at]'?: components['parameters']['orders.filter.order_items.created_at'];
+        /**
+         * @description Conditions on order_items.updated_at (time), combined with AND: filter[order_items.updated_at][operator]=value, or filter[order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.updated_at]'?: components['parameters']['orders.filter.order_items.updated_at'];
+        /**
+         * @description Conditions on order_items.order_id (string), combined with AND: filter[order_items.order_id][operator]=value, or filter[order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.order_id]'?: components['parameters']['orders.filter.order_items.order_id'];
+        /**
+         * @description Conditions on order_items.product_id (string), combined with AND: filter[order_items.product_id][operator]=value, or filter[order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product_id]'?: components['parameters']['orders.filter.order_items.product_id'];
+        /**
+         * @description Conditions on order_items.name (string), combined with AND: filter[order_items.name][operator]=value, or filter[order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.name]'?: components['parameters']['orders.filter.order_items.name'];
+        /**
+         * @description Conditions on order_items.quantity (integer), combined with AND: filter[order_items.quantity][operator]=value, or filter[order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.quantity]'?: components['parameters']['orders.filter.order_items.quantity'];
+        /**
+         * @description Conditions on order_items.unit_price_cents (integer), combined with AND: filter[order_items.unit_price_cents][operator]=value, or filter[order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.unit_price_cents]'?: components['parameters']['orders.filter.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on order_items.line_total_cents (integer), combined with AND: filter[order_items.line_total_cents][operator]=value, or filter[order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.line_total_cents]'?: components['parameters']['orders.filter.order_items.line_total_cents'];
+        /**
+         * @description Conditions on order_items.product.id (string), combined with AND: filter[order_items.product.id][operator]=value, or filter[order_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.id]'?: components['parameters']['orders.filter.order_items.product.id'];
+        /**
+         * @description Conditions on order_items.product.created_at (time), combined with AND: filter[order_items.product.created_at][operator]=value, or filter[order_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.created_at]'?: components['parameters']['orders.filter.order_items.product.created_at'];
+        /**
+         * @description Conditions on order_items.product.updated_at (time), combined with AND: filter[order_items.product.updated_at][operator]=value, or filter[order_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.updated_at]'?: components['parameters']['orders.filter.order_items.product.updated_at'];
+        /**
+         * @description Conditions on order_items.product.name (string), combined with AND: filter[order_items.product.name][operator]=value, or filter[order_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.name]'?: components['parameters']['orders.filter.order_items.product.name'];
+        /**
+         * @description Conditions on order_items.product.description (string), combined with AND: filter[order_items.product.description][operator]=value, or filter[order_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.description]'?: components['parameters']['orders.filter.order_items.product.description'];
+        /**
+         * @description Conditions on order_items.product.price_cents (integer), combined with AND: filter[order_items.product.price_cents][operator]=value, or filter[order_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.price_cents]'?: components['parameters']['orders.filter.order_items.product.price_cents'];
+        /**
+         * @description Conditions on order_items.product.currency (enum), combined with AND: filter[order_items.product.currency][operator]=value, or filter[order_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.currency]'?: components['parameters']['orders.filter.order_items.product.currency'];
+        /**
+         * @description Conditions on order_items.product.stock (integer), combined with AND: filter[order_items.product.stock][operator]=value, or filter[order_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -5684,6 +11438,56 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /**
+         * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.id]'?: components['parameters']['products.filter.revisions.id'];
+        /**
+         * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.created_at]'?: components['parameters']['products.filter.revisions.created_at'];
+        /**
+         * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.updated_at]'?: components['parameters']['products.filter.revisions.updated_at'];
+        /**
+         * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.product_id]'?: components['parameters']['products.filter.revisions.product_id'];
+        /**
+         * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.revision]'?: components['parameters']['products.filter.revisions.revision'];
+        /**
+         * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.name]'?: components['parameters']['products.filter.revisions.name'];
+        /**
+         * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.description]'?: components['parameters']['products.filter.revisions.description'];
+        /**
+         * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.price_cents]'?: components['parameters']['products.filter.revisions.price_cents'];
+        /**
+         * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.currency]'?: components['parameters']['products.filter.revisions.currency'];
+        /**
+         * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -5826,6 +11630,166 @@ export interface operations {
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['orders.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['orders.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['orders.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['orders.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['orders.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['orders.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['orders.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['orders.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['orders.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['orders.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['orders.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['orders.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['orders.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['orders.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['orders.filter.user.cart.currency'];
+        /**
+         * @description Conditions on order_items.id (string), combined with AND: filter[order_items.id][operator]=value, or filter[order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.id]'?: components['parameters']['orders.filter.order_items.id'];
+        /**
+         * @description Conditions on order_items.created_at (time), combined with AND: filter[order_items.created_at][operator]=value, or filter[order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.created_at]'?: components['parameters']['orders.filter.order_items.created_at'];
+        /**
+         * @description Conditions on order_items.updated_at (time), combined with AND: filter[order_items.updated_at][operator]=value, or filter[order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.updated_at]'?: components['parameters']['orders.filter.order_items.updated_at'];
+        /**
+         * @description Conditions on order_items.order_id (string), combined with AND: filter[order_items.order_id][operator]=value, or filter[order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.order_id]'?: components['parameters']['orders.filter.order_items.order_id'];
+        /**
+         * @description Conditions on order_items.product_id (string), combined with AND: filter[order_items.product_id][operator]=value, or filter[order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product_id]'?: components['parameters']['orders.filter.order_items.product_id'];
+        /**
+         * @description Conditions on order_items.name (string), combined with AND: filter[order_items.name][operator]=value, or filter[order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.name]'?: components['parameters']['orders.filter.order_items.name'];
+        /**
+         * @description Conditions on order_items.quantity (integer), combined with AND: filter[order_items.quantity][operator]=value, or filter[order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.quantity]'?: components['parameters']['orders.filter.order_items.quantity'];
+        /**
+         * @description Conditions on order_items.unit_price_cents (integer), combined with AND: filter[order_items.unit_price_cents][operator]=value, or filter[order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.unit_price_cents]'?: components['parameters']['orders.filter.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on order_items.line_total_cents (integer), combined with AND: filter[order_items.line_total_cents][operator]=value, or filter[order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.line_total_cents]'?: components['parameters']['orders.filter.order_items.line_total_cents'];
+        /**
+         * @description Conditions on order_items.product.id (string), combined with AND: filter[order_items.product.id][operator]=value, or filter[order_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.id]'?: components['parameters']['orders.filter.order_items.product.id'];
+        /**
+         * @description Conditions on order_items.product.created_at (time), combined with AND: filter[order_items.product.created_at][operator]=value, or filter[order_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.created_at]'?: components['parameters']['orders.filter.order_items.product.created_at'];
+        /**
+         * @description Conditions on order_items.product.updated_at (time), combined with AND: filter[order_items.product.updated_at][operator]=value, or filter[order_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.updated_at]'?: components['parameters']['orders.filter.order_items.product.updated_at'];
+        /**
+         * @description Conditions on order_items.product.name (string), combined with AND: filter[order_items.product.name][operator]=value, or filter[order_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.name]'?: components['parameters']['orders.filter.order_items.product.name'];
+        /**
+         * @description Conditions on order_items.product.description (string), combined with AND: filter[order_items.product.description][operator]=value, or filter[order_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.description]'?: components['parameters']['orders.filter.order_items.product.description'];
+        /**
+         * @description Conditions on order_items.product.price_cents (integer), combined with AND: filter[order_items.product.price_cents][operator]=value, or filter[order_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.price_cents]'?: components['parameters']['orders.filter.order_items.product.price_cents'];
+        /**
+         * @description Conditions on order_items.product.currency (enum), combined with AND: filter[order_items.product.currency][operator]=value, or filter[order_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.currency]'?: components['parameters']['orders.filter.order_items.product.currency'];
+        /**
+         * @description Conditions on order_items.product.stock (integer), combined with AND: filter[order_items.product.stock][operator]=value, or filter[order_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -6072,6 +12036,166 @@ export interface operations {
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['orders.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['orders.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['orders.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['orders.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['orders.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['orders.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['orders.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['orders.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['orders.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['orders.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['orders.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['orders.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['orders.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['orders.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['orders.filter.user.cart.currency'];
+        /**
+         * @description Conditions on order_items.id (string), combined with AND: filter[order_items.id][operator]=value, or filter[order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.id]'?: components['parameters']['orders.filter.order_items.id'];
+        /**
+         * @description Conditions on order_items.created_at (time), combined with AND: filter[order_items.created_at][operator]=value, or filter[order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.created_at]'?: components['parameters']['orders.filter.order_items.created_at'];
+        /**
+         * @description Conditions on order_items.updated_at (time), combined with AND: filter[order_items.updated_at][operator]=value, or filter[order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.updated_at]'?: components['parameters']['orders.filter.order_items.updated_at'];
+        /**
+         * @description Conditions on order_items.order_id (string), combined with AND: filter[order_items.order_id][operator]=value, or filter[order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.order_id]'?: components['parameters']['orders.filter.order_items.order_id'];
+        /**
+         * @description Conditions on order_items.product_id (string), combined with AND: filter[order_items.product_id][operator]=value, or filter[order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product_id]'?: components['parameters']['orders.filter.order_items.product_id'];
+        /**
+         * @description Conditions on order_items.name (string), combined with AND: filter[order_items.name][operator]=value, or filter[order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.name]'?: components['parameters']['orders.filter.order_items.name'];
+        /**
+         * @description Conditions on order_items.quantity (integer), combined with AND: filter[order_items.quantity][operator]=value, or filter[order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.quantity]'?: components['parameters']['orders.filter.order_items.quantity'];
+        /**
+         * @description Conditions on order_items.unit_price_cents (integer), combined with AND: filter[order_items.unit_price_cents][operator]=value, or filter[order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.unit_price_cents]'?: components['parameters']['orders.filter.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on order_items.line_total_cents (integer), combined with AND: filter[order_items.line_total_cents][operator]=value, or filter[order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.line_total_cents]'?: components['parameters']['orders.filter.order_items.line_total_cents'];
+        /**
+         * @description Conditions on order_items.product.id (string), combined with AND: filter[order_items.product.id][operator]=value, or filter[order_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.id]'?: components['parameters']['orders.filter.order_items.product.id'];
+        /**
+         * @description Conditions on order_items.product.created_at (time), combined with AND: filter[order_items.product.created_at][operator]=value, or filter[order_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.created_at]'?: components['parameters']['orders.filter.order_items.product.created_at'];
+        /**
+         * @description Conditions on order_items.product.updated_at (time), combined with AND: filter[order_items.product.updated_at][operator]=value, or filter[order_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.updated_at]'?: components['parameters']['orders.filter.order_items.product.updated_at'];
+        /**
+         * @description Conditions on order_items.product.name (string), combined with AND: filter[order_items.product.name][operator]=value, or filter[order_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.name]'?: components['parameters']['orders.filter.order_items.product.name'];
+        /**
+         * @description Conditions on order_items.product.description (string), combined with AND: filter[order_items.product.description][operator]=value, or filter[order_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.description]'?: components['parameters']['orders.filter.order_items.product.description'];
+        /**
+         * @description Conditions on order_items.product.price_cents (integer), combined with AND: filter[order_items.product.price_cents][operator]=value, or filter[order_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.price_cents]'?: components['parameters']['orders.filter.order_items.product.price_cents'];
+        /**
+         * @description Conditions on order_items.product.currency (enum), combined with AND: filter[order_items.product.currency][operator]=value, or filter[order_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.currency]'?: components['parameters']['orders.filter.order_items.product.currency'];
+        /**
+         * @description Conditions on order_items.product.stock (integer), combined with AND: filter[order_items.product.stock][operator]=value, or filter[order_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -6348,6 +12472,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -6490,6 +12804,131 @@ export interface operations {
          * @example {}
          */
         'filter[line_total_cents]'?: components['parameters']['order_items.filter.line_total_cents'];
+        /**
+         * @description Conditions on order.id (string), combined with AND: filter[order.id][operator]=value, or filter[order.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.id]'?: components['parameters']['order_items.filter.order.id'];
+        /**
+         * @description Conditions on order.created_at (time), combined with AND: filter[order.created_at][operator]=value, or filter[order.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.created_at]'?: components['parameters']['order_items.filter.order.created_at'];
+        /**
+         * @description Conditions on order.updated_at (time), combined with AND: filter[order.updated_at][operator]=value, or filter[order.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.updated_at]'?: components['parameters']['order_items.filter.order.updated_at'];
+        /**
+         * @description Conditions on order.status (enum), combined with AND: filter[order.status][operator]=value, or filter[order.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.status]'?: components['parameters']['order_items.filter.order.status'];
+        /**
+         * @description Conditions on order.total_cents (integer), combined with AND: filter[order.total_cents][operator]=value, or filter[order.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.total_cents]'?: components['parameters']['order_items.filter.order.total_cents'];
+        /**
+         * @description Conditions on order.item_count (integer), combined with AND: filter[order.item_count][operator]=value, or filter[order.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.item_count]'?: components['parameters']['order_items.filter.order.item_count'];
+        /**
+         * @description Conditions on order.currency (enum), combined with AND: filter[order.currency][operator]=value, or filter[order.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.currency]'?: components['parameters']['order_items.filter.order.currency'];
+        /**
+         * @description Conditions on order.requested_delivery_date (date), combined with AND: filter[order.requested_delivery_date][operator]=value, or filter[order.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
+        /**
+         * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user_id]'?: components['parameters']['order_items.filter.order.user_id'];
+        /**
+         * @description Conditions on order.user.id (string), combined with AND: filter[order.user.id][operator]=value, or filter[order.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.id]'?: components['parameters']['order_items.filter.order.user.id'];
+        /**
+         * @description Conditions on order.user.created_at (time), combined with AND: filter[order.user.created_at][operator]=value, or filter[order.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.created_at]'?: components['parameters']['order_items.filter.order.user.created_at'];
+        /**
+         * @description Conditions on order.user.updated_at (time), combined with AND: filter[order.user.updated_at][operator]=value, or filter[order.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.updated_at]'?: components['parameters']['order_items.filter.order.user.updated_at'];
+        /**
+         * @description Conditions on order.user.email (string), combined with AND: filter[order.user.email][operator]=value, or filter[order.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.email]'?: components['parameters']['order_items.filter.order.user.email'];
+        /**
+         * @description Conditions on order.user.name (string), combined with AND: filter[order.user.name][operator]=value, or filter[order.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.name]'?: components['parameters']['order_items.filter.order.user.name'];
+        /**
+         * @description Conditions on order.user.birth_date (date), combined with AND: filter[order.user.birth_date][operator]=value, or filter[order.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.birth_date]'?: components['parameters']['order_items.filter.order.user.birth_date'];
+        /**
+         * @description Conditions on order.user.role (enum), combined with AND: filter[order.user.role][operator]=value, or filter[order.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.role]'?: components['parameters']['order_items.filter.order.user.role'];
+        /**
+         * @description Conditions on order.user.cart_id (string), combined with AND: filter[order.user.cart_id][operator]=value, or filter[order.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.user.cart_id]'?: components['parameters']['order_items.filter.order.user.cart_id'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['order_items.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['order_items.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['order_items.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['order_items.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['order_items.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['order_items.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['order_items.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -6633,6 +13072,46 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['product_revisions.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['product_revisions.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['product_revisions.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['product_revisions.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['product_revisions.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['product_revisions.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['product_revisions.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -6753,6 +13232,46 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['product_revisions.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['product_revisions.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['product_revisions.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['product_revisions.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['product_revisions.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['product_revisions.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['product_revisions.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -6879,6 +13398,56 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /**
+         * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.id]'?: components['parameters']['products.filter.revisions.id'];
+        /**
+         * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.created_at]'?: components['parameters']['products.filter.revisions.created_at'];
+        /**
+         * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.updated_at]'?: components['parameters']['products.filter.revisions.updated_at'];
+        /**
+         * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.product_id]'?: components['parameters']['products.filter.revisions.product_id'];
+        /**
+         * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.revision]'?: components['parameters']['products.filter.revisions.revision'];
+        /**
+         * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.name]'?: components['parameters']['products.filter.revisions.name'];
+        /**
+         * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.description]'?: components['parameters']['products.filter.revisions.description'];
+        /**
+         * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.price_cents]'?: components['parameters']['products.filter.revisions.price_cents'];
+        /**
+         * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.currency]'?: components['parameters']['products.filter.revisions.currency'];
+        /**
+         * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -7005,6 +13574,56 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /**
+         * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.id]'?: components['parameters']['products.filter.revisions.id'];
+        /**
+         * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.created_at]'?: components['parameters']['products.filter.revisions.created_at'];
+        /**
+         * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.updated_at]'?: components['parameters']['products.filter.revisions.updated_at'];
+        /**
+         * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.product_id]'?: components['parameters']['products.filter.revisions.product_id'];
+        /**
+         * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.revision]'?: components['parameters']['products.filter.revisions.revision'];
+        /**
+         * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.name]'?: components['parameters']['products.filter.revisions.name'];
+        /**
+         * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.description]'?: components['parameters']['products.filter.revisions.description'];
+        /**
+         * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.price_cents]'?: components['parameters']['products.filter.revisions.price_cents'];
+        /**
+         * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.currency]'?: components['parameters']['products.filter.revisions.currency'];
+        /**
+         * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['products.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -7244,6 +13863,56 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
+        /**
+         * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.id]'?: components['parameters']['products.filter.revisions.id'];
+        /**
+         * @description Conditions on revisions.created_at (time), combined with AND: filter[revisions.created_at][operator]=value, or filter[revisions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.created_at]'?: components['parameters']['products.filter.revisions.created_at'];
+        /**
+         * @description Conditions on revisions.updated_at (time), combined with AND: filter[revisions.updated_at][operator]=value, or filter[revisions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.updated_at]'?: components['parameters']['products.filter.revisions.updated_at'];
+        /**
+         * @description Conditions on revisions.product_id (string), combined with AND: filter[revisions.product_id][operator]=value, or filter[revisions.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.product_id]'?: components['parameters']['products.filter.revisions.product_id'];
+        /**
+         * @description Conditions on revisions.revision (integer), combined with AND: filter[revisions.revision][operator]=value, or filter[revisions.revision]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.revision]'?: components['parameters']['products.filter.revisions.revision'];
+        /**
+         * @description Conditions on revisions.name (string), combined with AND: filter[revisions.name][operator]=value, or filter[revisions.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.name]'?: components['parameters']['products.filter.revisions.name'];
+        /**
+         * @description Conditions on revisions.description (string), combined with AND: filter[revisions.description][operator]=value, or filter[revisions.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.description]'?: components['parameters']['products.filter.revisions.description'];
+        /**
+         * @description Conditions on revisions.price_cents (integer), combined with AND: filter[revisions.price_cents][operator]=value, or filter[revisions.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.price_cents]'?: components['parameters']['products.filter.revisions.price_cents'];
+        /**
+         * @description Conditions on revisions.currency (enum), combined with AND: filter[revisions.currency][operator]=value, or filter[revisions.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.currency]'?: components['parameters']['products.filter.revisions.currency'];
+        /**
+         * @description Conditions on revisions.stock (integer), combined with AND: filter[revisions.stock][operator]=value, or filter[revisions.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -7626,6 +14295,46 @@ export interface operations {
          * @example {}
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
+        /**
+         * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.id]'?: components['parameters']['product_revisions.filter.product.id'];
+        /**
+         * @description Conditions on product.created_at (time), combined with AND: filter[product.created_at][operator]=value, or filter[product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.created_at]'?: components['parameters']['product_revisions.filter.product.created_at'];
+        /**
+         * @description Conditions on product.updated_at (time), combined with AND: filter[product.updated_at][operator]=value, or filter[product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.updated_at]'?: components['parameters']['product_revisions.filter.product.updated_at'];
+        /**
+         * @description Conditions on product.name (string), combined with AND: filter[product.name][operator]=value, or filter[product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.name]'?: components['parameters']['product_revisions.filter.product.name'];
+        /**
+         * @description Conditions on product.description (string), combined with AND: filter[product.description][operator]=value, or filter[product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.description]'?: components['parameters']['product_revisions.filter.product.description'];
+        /**
+         * @description Conditions on product.price_cents (integer), combined with AND: filter[product.price_cents][operator]=value, or filter[product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.price_cents]'?: components['parameters']['product_revisions.filter.product.price_cents'];
+        /**
+         * @description Conditions on product.currency (enum), combined with AND: filter[product.currency][operator]=value, or filter[product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.currency]'?: components['parameters']['product_revisions.filter.product.currency'];
+        /**
+         * @description Conditions on product.stock (integer), combined with AND: filter[product.stock][operator]=value, or filter[product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -7733,6 +14442,81 @@ export interface operations {
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['sessions.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['sessions.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['sessions.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['sessions.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['sessions.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['sessions.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['sessions.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['sessions.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['sessions.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['sessions.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['sessions.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['sessions.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['sessions.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['sessions.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['sessions.filter.user.cart.currency'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['sessions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -7970,6 +14754,81 @@ export interface operations {
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['sessions.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['sessions.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['sessions.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['sessions.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['sessions.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['sessions.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['sessions.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['sessions.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['sessions.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['sessions.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['sessions.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['sessions.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['sessions.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['sessions.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['sessions.filter.user.cart.currency'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8205,6 +15064,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8342,6 +15391,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['users.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -8572,6 +15811,196 @@ export interface operations {
          * @example {}
          */
         'filter[cart_id]'?: components['parameters']['users.filter.cart_id'];
+        /**
+         * @description Conditions on cart.id (string), combined with AND: filter[cart.id][operator]=value, or filter[cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.id]'?: components['parameters']['users.filter.cart.id'];
+        /**
+         * @description Conditions on cart.created_at (time), combined with AND: filter[cart.created_at][operator]=value, or filter[cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.created_at]'?: components['parameters']['users.filter.cart.created_at'];
+        /**
+         * @description Conditions on cart.updated_at (time), combined with AND: filter[cart.updated_at][operator]=value, or filter[cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.updated_at]'?: components['parameters']['users.filter.cart.updated_at'];
+        /**
+         * @description Conditions on cart.user_id (string), combined with AND: filter[cart.user_id][operator]=value, or filter[cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user_id]'?: components['parameters']['users.filter.cart.user_id'];
+        /**
+         * @description Conditions on cart.subtotal_cents (integer), combined with AND: filter[cart.subtotal_cents][operator]=value, or filter[cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.subtotal_cents]'?: components['parameters']['users.filter.cart.subtotal_cents'];
+        /**
+         * @description Conditions on cart.item_count (integer), combined with AND: filter[cart.item_count][operator]=value, or filter[cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.item_count]'?: components['parameters']['users.filter.cart.item_count'];
+        /**
+         * @description Conditions on cart.currency (enum), combined with AND: filter[cart.currency][operator]=value, or filter[cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.currency]'?: components['parameters']['users.filter.cart.currency'];
+        /**
+         * @description Conditions on cart.user.id (string), combined with AND: filter[cart.user.id][operator]=value, or filter[cart.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.id]'?: components['parameters']['users.filter.cart.user.id'];
+        /**
+         * @description Conditions on cart.user.created_at (time), combined with AND: filter[cart.user.created_at][operator]=value, or filter[cart.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.created_at]'?: components['parameters']['users.filter.cart.user.created_at'];
+        /**
+         * @description Conditions on cart.user.updated_at (time), combined with AND: filter[cart.user.updated_at][operator]=value, or filter[cart.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.updated_at]'?: components['parameters']['users.filter.cart.user.updated_at'];
+        /**
+         * @description Conditions on cart.user.email (string), combined with AND: filter[cart.user.email][operator]=value, or filter[cart.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.email]'?: components['parameters']['users.filter.cart.user.email'];
+        /**
+         * @description Conditions on cart.user.name (string), combined with AND: filter[cart.user.name][operator]=value, or filter[cart.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.name]'?: components['parameters']['users.filter.cart.user.name'];
+        /**
+         * @description Conditions on cart.user.birth_date (date), combined with AND: filter[cart.user.birth_date][operator]=value, or filter[cart.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.birth_date]'?: components['parameters']['users.filter.cart.user.birth_date'];
+        /**
+         * @description Conditions on cart.user.role (enum), combined with AND: filter[cart.user.role][operator]=value, or filter[cart.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.role]'?: components['parameters']['users.filter.cart.user.role'];
+        /**
+         * @description Conditions on cart.user.cart_id (string), combined with AND: filter[cart.user.cart_id][operator]=value, or filter[cart.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart.user.cart_id]'?: components['parameters']['users.filter.cart.user.cart_id'];
+        /**
+         * @description Conditions on sessions.id (string), combined with AND: filter[sessions.id][operator]=value, or filter[sessions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.id]'?: components['parameters']['users.filter.sessions.id'];
+        /**
+         * @description Conditions on sessions.created_at (time), combined with AND: filter[sessions.created_at][operator]=value, or filter[sessions.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.created_at]'?: components['parameters']['users.filter.sessions.created_at'];
+        /**
+         * @description Conditions on sessions.updated_at (time), combined with AND: filter[sessions.updated_at][operator]=value, or filter[sessions.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.updated_at]'?: components['parameters']['users.filter.sessions.updated_at'];
+        /**
+         * @description Conditions on sessions.user_id (string), combined with AND: filter[sessions.user_id][operator]=value, or filter[sessions.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.user_id]'?: components['parameters']['users.filter.sessions.user_id'];
+        /**
+         * @description Conditions on sessions.expires_at (time), combined with AND: filter[sessions.expires_at][operator]=value, or filter[sessions.expires_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[sessions.expires_at]'?: components['parameters']['users.filter.sessions.expires_at'];
+        /**
+         * @description Conditions on orders.id (string), combined with AND: filter[orders.id][operator]=value, or filter[orders.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.id]'?: components['parameters']['users.filter.orders.id'];
+        /**
+         * @description Conditions on orders.created_at (time), combined with AND: filter[orders.created_at][operator]=value, or filter[orders.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.created_at]'?: components['parameters']['users.filter.orders.created_at'];
+        /**
+         * @description Conditions on orders.updated_at (time), combined with AND: filter[orders.updated_at][operator]=value, or filter[orders.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.updated_at]'?: components['parameters']['users.filter.orders.updated_at'];
+        /**
+         * @description Conditions on orders.status (enum), combined with AND: filter[orders.status][operator]=value, or filter[orders.status]=value for eq. Operators: eq, ne, in, null. Index-backed: eq, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.status]'?: components['parameters']['users.filter.orders.status'];
+        /**
+         * @description Conditions on orders.total_cents (integer), combined with AND: filter[orders.total_cents][operator]=value, or filter[orders.total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.total_cents]'?: components['parameters']['users.filter.orders.total_cents'];
+        /**
+         * @description Conditions on orders.item_count (integer), combined with AND: filter[orders.item_count][operator]=value, or filter[orders.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.item_count]'?: components['parameters']['users.filter.orders.item_count'];
+        /**
+         * @description Conditions on orders.currency (enum), combined with AND: filter[orders.currency][operator]=value, or filter[orders.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.currency]'?: components['parameters']['users.filter.orders.currency'];
+        /**
+         * @description Conditions on orders.requested_delivery_date (date), combined with AND: filter[orders.requested_delivery_date][operator]=value, or filter[orders.requested_delivery_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.user_id]'?: components['parameters']['users.filter.orders.user_id'];
+        /**
+         * @description Conditions on orders.order_items.id (string), combined with AND: filter[orders.order_items.id][operator]=value, or filter[orders.order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.id]'?: components['parameters']['users.filter.orders.order_items.id'];
+        /**
+         * @description Conditions on orders.order_items.created_at (time), combined with AND: filter[orders.order_items.created_at][operator]=value, or filter[orders.order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.created_at]'?: components['parameters']['users.filter.orders.order_items.created_at'];
+        /**
+         * @description Conditions on orders.order_items.updated_at (time), combined with AND: filter[orders.order_items.updated_at][operator]=value, or filter[orders.order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.updated_at]'?: components['parameters']['users.filter.orders.order_items.updated_at'];
+        /**
+         * @description Conditions on orders.order_items.order_id (string), combined with AND: filter[orders.order_items.order_id][operator]=value, or filter[orders.order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.order_id]'?: components['parameters']['users.filter.orders.order_items.order_id'];
+        /**
+         * @description Conditions on orders.order_items.product_id (string), combined with AND: filter[orders.order_items.product_id][operator]=value, or filter[orders.order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.product_id]'?: components['parameters']['users.filter.orders.order_items.product_id'];
+        /**
+         * @description Conditions on orders.order_items.name (string), combined with AND: filter[orders.order_items.name][operator]=value, or filter[orders.order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.name]'?: components['parameters']['users.filter.orders.order_items.name'];
+        /**
+         * @description Conditions on orders.order_items.quantity (integer), combined with AND: filter[orders.order_items.quantity][operator]=value, or filter[orders.order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.quantity]'?: components['parameters']['users.filter.orders.order_items.quantity'];
+        /**
+         * @description Conditions on orders.order_items.unit_price_cents (integer), combined with AND: filter[orders.order_items.unit_price_cents][operator]=value, or filter[orders.order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.unit_price_cents]'?: components['parameters']['users.filter.orders.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on orders.order_items.line_total_cents (integer), combined with AND: filter[orders.order_items.line_total_cents][operator]=value, or filter[orders.order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.order_items.line_total_cents]'?: components['parameters']['users.filter.orders.order_items.line_total_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8941,6 +16370,161 @@ export interface operations {
          * @example {}
          */
         'filter[currency]'?: components['parameters']['carts.filter.currency'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['carts.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['carts.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['carts.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['carts.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['carts.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['carts.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['carts.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['carts.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['carts.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['carts.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['carts.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['carts.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['carts.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['carts.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['carts.filter.user.cart.currency'];
+        /**
+         * @description Conditions on cart_items.id (string), combined with AND: filter[cart_items.id][operator]=value, or filter[cart_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.id]'?: components['parameters']['carts.filter.cart_items.id'];
+        /**
+         * @description Conditions on cart_items.created_at (time), combined with AND: filter[cart_items.created_at][operator]=value, or filter[cart_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.created_at]'?: components['parameters']['carts.filter.cart_items.created_at'];
+        /**
+         * @description Conditions on cart_items.updated_at (time), combined with AND: filter[cart_items.updated_at][operator]=value, or filter[cart_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.updated_at]'?: components['parameters']['carts.filter.cart_items.updated_at'];
+        /**
+         * @description Conditions on cart_items.cart_id (string), combined with AND: filter[cart_items.cart_id][operator]=value, or filter[cart_items.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.cart_id]'?: components['parameters']['carts.filter.cart_items.cart_id'];
+        /**
+         * @description Conditions on cart_items.product_id (string), combined with AND: filter[cart_items.product_id][operator]=value, or filter[cart_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product_id]'?: components['parameters']['carts.filter.cart_items.product_id'];
+        /**
+         * @description Conditions on cart_items.quantity (integer), combined with AND: filter[cart_items.quantity][operator]=value, or filter[cart_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.quantity]'?: components['parameters']['carts.filter.cart_items.quantity'];
+        /**
+         * @description Conditions on cart_items.unit_price_cents (integer), combined with AND: filter[cart_items.unit_price_cents][operator]=value, or filter[cart_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.unit_price_cents]'?: components['parameters']['carts.filter.cart_items.unit_price_cents'];
+        /**
+         * @description Conditions on cart_items.line_total_cents (integer), combined with AND: filter[cart_items.line_total_cents][operator]=value, or filter[cart_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.line_total_cents]'?: components['parameters']['carts.filter.cart_items.line_total_cents'];
+        /**
+         * @description Conditions on cart_items.product.id (string), combined with AND: filter[cart_items.product.id][operator]=value, or filter[cart_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.id]'?: components['parameters']['carts.filter.cart_items.product.id'];
+        /**
+         * @description Conditions on cart_items.product.created_at (time), combined with AND: filter[cart_items.product.created_at][operator]=value, or filter[cart_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.created_at]'?: components['parameters']['carts.filter.cart_items.product.created_at'];
+        /**
+         * @description Conditions on cart_items.product.updated_at (time), combined with AND: filter[cart_items.product.updated_at][operator]=value, or filter[cart_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.updated_at]'?: components['parameters']['carts.filter.cart_items.product.updated_at'];
+        /**
+         * @description Conditions on cart_items.product.name (string), combined with AND: filter[cart_items.product.name][operator]=value, or filter[cart_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.name]'?: components['parameters']['carts.filter.cart_items.product.name'];
+        /**
+         * @description Conditions on cart_items.product.description (string), combined with AND: filter[cart_items.product.description][operator]=value, or filter[cart_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.description]'?: components['parameters']['carts.filter.cart_items.product.description'];
+        /**
+         * @description Conditions on cart_items.product.price_cents (integer), combined with AND: filter[cart_items.product.price_cents][operator]=value, or filter[cart_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.price_cents]'?: components['parameters']['carts.filter.cart_items.product.price_cents'];
+        /**
+         * @description Conditions on cart_items.product.currency (enum), combined with AND: filter[cart_items.product.currency][operator]=value, or filter[cart_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.currency]'?: components['parameters']['carts.filter.cart_items.product.currency'];
+        /**
+         * @description Conditions on cart_items.product.stock (integer), combined with AND: filter[cart_items.product.stock][operator]=value, or filter[cart_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -9063,6 +16647,81 @@ export interface operations {
          * @example {}
          */
         'filter[expires_at]'?: components['parameters']['sessions.filter.expires_at'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['sessions.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['sessions.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['sessions.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['sessions.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['sessions.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['sessions.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['sessions.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['sessions.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['sessions.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['sessions.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['sessions.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['sessions.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['sessions.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['sessions.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['sessions.filter.user.cart.currency'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['sessions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -9201,6 +16860,166 @@ export interface operations {
          * @example {}
          */
         'filter[user_id]'?: components['parameters']['orders.filter.user_id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['orders.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['orders.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['orders.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['orders.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['orders.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['orders.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['orders.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['orders.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['orders.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['orders.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['orders.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['orders.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['orders.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['orders.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['orders.filter.user.cart.currency'];
+        /**
+         * @description Conditions on order_items.id (string), combined with AND: filter[order_items.id][operator]=value, or filter[order_items.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.id]'?: components['parameters']['orders.filter.order_items.id'];
+        /**
+         * @description Conditions on order_items.created_at (time), combined with AND: filter[order_items.created_at][operator]=value, or filter[order_items.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.created_at]'?: components['parameters']['orders.filter.order_items.created_at'];
+        /**
+         * @description Conditions on order_items.updated_at (time), combined with AND: filter[order_items.updated_at][operator]=value, or filter[order_items.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.updated_at]'?: components['parameters']['orders.filter.order_items.updated_at'];
+        /**
+         * @description Conditions on order_items.order_id (string), combined with AND: filter[order_items.order_id][operator]=value, or filter[order_items.order_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.order_id]'?: components['parameters']['orders.filter.order_items.order_id'];
+        /**
+         * @description Conditions on order_items.product_id (string), combined with AND: filter[order_items.product_id][operator]=value, or filter[order_items.product_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product_id]'?: components['parameters']['orders.filter.order_items.product_id'];
+        /**
+         * @description Conditions on order_items.name (string), combined with AND: filter[order_items.name][operator]=value, or filter[order_items.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.name]'?: components['parameters']['orders.filter.order_items.name'];
+        /**
+         * @description Conditions on order_items.quantity (integer), combined with AND: filter[order_items.quantity][operator]=value, or filter[order_items.quantity]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.quantity]'?: components['parameters']['orders.filter.order_items.quantity'];
+        /**
+         * @description Conditions on order_items.unit_price_cents (integer), combined with AND: filter[order_items.unit_price_cents][operator]=value, or filter[order_items.unit_price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.unit_price_cents]'?: components['parameters']['orders.filter.order_items.unit_price_cents'];
+        /**
+         * @description Conditions on order_items.line_total_cents (integer), combined with AND: filter[order_items.line_total_cents][operator]=value, or filter[order_items.line_total_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.line_total_cents]'?: components['parameters']['orders.filter.order_items.line_total_cents'];
+        /**
+         * @description Conditions on order_items.product.id (string), combined with AND: filter[order_items.product.id][operator]=value, or filter[order_items.product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.id]'?: components['parameters']['orders.filter.order_items.product.id'];
+        /**
+         * @description Conditions on order_items.product.created_at (time), combined with AND: filter[order_items.product.created_at][operator]=value, or filter[order_items.product.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.created_at]'?: components['parameters']['orders.filter.order_items.product.created_at'];
+        /**
+         * @description Conditions on order_items.product.updated_at (time), combined with AND: filter[order_items.product.updated_at][operator]=value, or filter[order_items.product.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.updated_at]'?: components['parameters']['orders.filter.order_items.product.updated_at'];
+        /**
+         * @description Conditions on order_items.product.name (string), combined with AND: filter[order_items.product.name][operator]=value, or filter[order_items.product.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, contains, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.name]'?: components['parameters']['orders.filter.order_items.product.name'];
+        /**
+         * @description Conditions on order_items.product.description (string), combined with AND: filter[order_items.product.description][operator]=value, or filter[order_items.product.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: contains. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.description]'?: components['parameters']['orders.filter.order_items.product.description'];
+        /**
+         * @description Conditions on order_items.product.price_cents (integer), combined with AND: filter[order_items.product.price_cents][operator]=value, or filter[order_items.product.price_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.price_cents]'?: components['parameters']['orders.filter.order_items.product.price_cents'];
+        /**
+         * @description Conditions on order_items.product.currency (enum), combined with AND: filter[order_items.product.currency][operator]=value, or filter[order_items.product.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.currency]'?: components['parameters']['orders.filter.order_items.product.currency'];
+        /**
+         * @description Conditions on order_items.product.stock (integer), combined with AND: filter[order_items.product.stock][operator]=value, or filter[order_items.product.stock]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */

@@ -1,3 +1,5 @@
+import type { AccessLevel } from '../metadata/definition';
+
 /** An authenticated caller: a user id and a role (`admin` may do everything the verbs allow). */
 export interface Caller {
   readonly id: string;
@@ -7,3 +9,10 @@ export interface Caller {
 }
 
 export const ADMIN_ROLE = 'admin';
+
+/** Whether `caller` (none when anonymous) may use an operation of this access level. */
+export function mayUse(level: AccessLevel | undefined, caller: Caller | undefined): boolean {
+  if (level === 'public') return true;
+  if (level === 'authenticated') return caller !== undefined;
+  return level === 'admin' && caller?.role === ADMIN_ROLE;
+}

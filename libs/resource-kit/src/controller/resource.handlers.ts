@@ -9,7 +9,7 @@ import { deprecationHeadersOf } from '../http/deprecation-headers';
 import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';
-import type { ResourceDefinition } from '../metadata/definition';
+import type { EntityClass, ResourceDefinition } from '../metadata/definition';
 import type { Page } from '../persistence/selection';
 import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -36,6 +36,9 @@ export class ResourceHandlers {
     private readonly idempotency: IdempotencyGate,
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
+
+  private readonly definitionOf = (entity: EntityClass) =>
+    this.registry.serviceOf(entity).definition;
 
   list(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
@@ -151,6 +154,7 @@ export class ResourceHandlers {
     return parseResourceQuery(queryStringOf(request.url), shape, definition, {
       pagination: this.options.pagination,
       limits: this.options.pageSize,
+      definitionOf: this.definitionOf,
     });
   }
 

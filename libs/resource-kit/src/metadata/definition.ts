@@ -103,8 +103,9 @@ export interface ResourceDefinition {
   readonly access: ReadonlyMap<Operation, AccessLevel>;
   readonly operations: ReadonlySet<Operation>;
   /**
-   * Entity property holding the owning user's id (`id` for users themselves). Callers other
-   * than administrators see and change only their own rows in non-public operations.
+   * Entity property holding the owning user's id (`id` for users themselves), or the path to
+   * it through to-one references (`orderId.userId`). Callers other than administrators see and
+   * change only their own rows in non-public operations.
    */
   readonly owner?: string;
   readonly attributes: readonly AttributeDefinition[];

@@ -19,7 +19,12 @@ export interface ResourceOptions {
    * @example { list: 'public', read: 'public', create: 'admin', update: 'admin' }
    */
   access: Readonly<Partial<Record<Operation, AccessLevel>>>;
-  /** Entity property holding the owning user's id: non-admins see only their own rows. */
+  /**
+   * Entity property holding the owning user's id: non-admins see only their own rows. Or the
+   * path to it through to-one references, for rows owned through a parent (SPEC 1.15).
+   * @example 'userId'
+   * @example 'orderId.userId' // an order item is its order's user's
+   */
   owner?: string;
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;

@@ -19,10 +19,11 @@ export function buildOpenApiDocument(
       [...definition.toOne.values()].map((attribute) => attribute.reference!.target()),
     ),
   );
+  const definitionOf = (entity: EntityClass) => byEntity.get(entity)!;
   const context = (definition: ResourceDefinition) => ({
     options,
     referenced: referenced.has(definition.entity),
-    definitionOf: (entity: EntityClass) => byEntity.get(entity)!,
+    definitionOf,
   });
   const paths = sorted.map((definition) => pathsOf(definition, context(definition)));
   const schemas = {
@@ -41,7 +42,9 @@ export function buildOpenApiDocument(
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT or a static token' },
       },
-      parameters: Object.fromEntries(sorted.flatMap(parameterComponents)),
+      parameters: Object.fromEntries(
+        sorted.flatMap((definition) => parameterComponents(definition, definitionOf)),
+      ),
       schemas: Object.fromEntries(
         Object.entries(schemas).map(([name, schema]) => [
           name,

@@ -1,9 +1,22 @@
 import type { ResourceDefinition } from '../metadata/definition';
-import { FILTER_OPERATORS, fits } from '../query/filter.parser';
+import {
+  DefinitionOf,
+  filteredMember,
+  FILTER_OPERATORS,
+  fits,
+  MAX_HOPS,
+  RelatedStep,
+  stepOf,
+} from '../query/filter.parser';
 import { PAGE_PARAMETERS } from '../query/pagination';
 import { isQueryable, QueryableMember, queryableMember } from '../query/queryable-members';
 import type { JsonSchema } from '../validation/output.schema';
-import { IndexBacking, indexBackingOf, servesOperator } from '../persistence/index-backing';
+import {
+  IndexBacking,
+  indexBackingOf,
+  servedThrough,
+  servesOperator,
+} from '../persistence/index-backing';
 import type { OpenApiOptions } from './openapi.options';
 
 /** The members filters and orders may name: `id`, readable stored attributes, reference parts. */
@@ -19,12 +32,62 @@ function queryableMembers(definition: ResourceDefinition): QueryableMember[] {
   });
 }
 
+/** A filter parameter's member: one of the resource's own, or a related one's (`through`). */
+interface FilteredMember {
+  readonly name: string;
+  readonly member: QueryableMember;
+  readonly through?: readonly RelatedStep[];
+}
+
+/** The members a resource's filters name: its own, then those of related resources (SPEC 1.15). */
+function filteredMembers(
+  definition: ResourceDefinition,
+  definitionOf: DefinitionOf,
+): FilteredMember[] {
+  const own = queryableMembers(definition).map((member) => ({ name: member.name, member }));
+  return [...own, ...relatedNames(definition, definitionOf, [], '')].flatMap((item) => {
+    if (typeof item !== 'string') return [item];
+    const found = filteredMember(definition, item, definitionOf);
+    return 'member' in found ? [{ name: item, ...found }] : [];
+  });
+}
+
+// `order_items.product_id`, `order_items.product.currency`, ...: every attribute of every
+// readable resource within reach, except through a relationship straight back.
+function relatedNames(
+  from: ResourceDefinition,
+  definitionOf: DefinitionOf,
+  through: readonly RelatedStep[],
+  prefix: string,
+): string[] {
+  const previous = through[through.length - 1];
+  return [...from.toOne.keys(), ...from.toMany.keys()].flatMap((relationship) => {
+    const step = stepOf(from, relationship, definitionOf);
+    if ('problem' in step || (previous && isReverse(previous, step))) return [];
+    const path = `${prefix}${relationship}`;
+    const members = ['id', ...step.target.attributes.filter(isQueryable).map((a) => a.name)];
+    return [
+      ...members.map((member) => `${path}.${member}`),
+      ...(through.length + 1 < MAX_HOPS
+        ? relatedNames(step.target, definitionOf, [...through, step], `${path}.`)
+        : []),
+    ];
+  });
+}
+
+function isReverse(previous: RelatedStep, step: RelatedStep): boolean {
+  return step.near === previous.far && step.far === previous.near;
+}
+
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** References to a resource's filter parameters (components, shared by its operations). */
-export function filterParameters(definition: ResourceDefinition): JsonSchema[] {
-  return queryableMembers(definition).map((member) =>
-    parameterRef(`${definition.type}.filter.${member.name}`),
+export function filterParameters(
+  definition: ResourceDefinition,
+  definitionOf: DefinitionOf,
+): JsonSchema[] {
+  return filteredMembers(definition, definitionOf).map(({ name }) =>
+    parameterRef(`${definition.type}.filter.${name}`),
   );
 }
 
@@ -34,17 +97,24 @@ export function orderParameter(definition: ResourceDefinition): JsonSchema {
 }
 
 /** The filter and order parameters of a resource, named for components.parameters. */
-export function parameterComponents(definition: ResourceDefinition): [string, JsonSchema][] {
+export function parameterComponents(
+  definition: ResourceDefinition,
+  definitionOf: DefinitionOf,
+): [string, JsonSchema][] {
   const backing = indexBackingOf(definition);
   return [
-    ...queryableMembers(definition).map((member): [string, JsonSchema] => [
-      `${definition.type}.filter.${member.name}`,
-      filterParameter(member, backing),
-    ]),
+    ...filteredMembers(definition, definitionOf).map(
+      ({ name, member, through }): [string, JsonSchema] => [
+        `${definition.type}.filter.${name}`,
+        filterParameter(name, member, through ? servedThrough(backing, through) : backing),
+      ],
+    ),
     [`${definition.type}.order`, orderParameterOf(definition, backing)],
   ];
 }
 
+const RELATED =
+  'Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.';
 const COSTLY =
   'costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers';
 const SHORT_SUBSTRING =
@@ -54,11 +124,15 @@ const SHORT_SUBSTRING =
  * One `filter[member]` parameter per filterable member (deepObject: `filter[price_cents][gte]=100`),
  * each operator typed as the member's values parse; `filter[member]=v` is short for `[eq]`.
  */
-function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSchema {
+function filterParameter(
+  name: string,
+  member: QueryableMember,
+  backing: IndexBacking | undefined,
+): JsonSchema {
   const value = valueSchema(member);
   const operators = FILTER_OPERATORS.filter((operator) => fits(operator, member.type));
-  const indexed = operators.filter((operator) =>
-    servesOperator(backing, member.property, operator),
+  const indexed = operators.filter(
+    (operator) => backing && servesOperator(backing, member.property, operator),
   );
   const costly = operators.filter((operator) => !indexed.includes(operator));
   const served = [
@@ -71,11 +145,11 @@ function filterParameter(member: QueryableMember, backing: IndexBacking): JsonSc
     .filter(Boolean)
     .join(' ');
   return {
-    name: `filter[${member.name}]`,
+    name: `filter[${name}]`,
     in: 'query',
     style: 'deepObject',
     explode: true,
-    description: `Conditions on ${member.name} (${member.type}), combined with AND: filter[${member.name}][operator]=value, or filter[${member.name}]=value for eq. Operators: ${operators.join(', ')}. ${served}`,
+    description: `Conditions on ${name} (${member.type}), combined with AND: filter[${name}][operator]=value, or filter[${name}]=value for eq. Operators: ${operators.join(', ')}. ${served}${name === member.name ? '' : ` ${RELATED}`}`,
     'x-index-backed': indexed,
     'x-costly': costly,
     // No condition by default: a documentation page would otherwise fill in every operator.

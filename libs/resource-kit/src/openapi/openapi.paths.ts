@@ -95,7 +95,7 @@ function listOperation(definition: ResourceDefinition, context: PathContext): Js
   const { type } = definition;
   return {
     ...operation(definition, `list_${type}`, 'list', { summary: `List ${type}` }),
-    parameters: collectionParameters(definition, context.options),
+    parameters: collectionParameters(definition, context),
     responses: {
       '200': { description: `A page of ${type}`, content: json(pageSchema(ref(type), context)) },
       ...errorResponses(definition, 'list', context),
@@ -107,7 +107,10 @@ function readOperation(definition: ResourceDefinition, context: PathContext): Js
   const { type } = definition;
   return {
     ...operation(definition, `read_${type}`, 'read', { summary: `Read one of ${type}` }),
-    parameters: [...filterParameters(definition), ...headerParameters(definition, 'read')],
+    parameters: [
+      ...filterParameters(definition, context.definitionOf),
+      ...headerParameters(definition, 'read'),
+    ],
     responses: {
       '200': {
         description: `One of ${type}`,
@@ -180,7 +183,10 @@ function relatedOne(
       summary: `Read the ${name} of one of ${definition.type}`,
       description: `The related ${target.type} resource, or null when there is none.`,
     }),
-    parameters: [...filterParameters(target), ...headerParameters(definition, 'read')],
+    parameters: [
+      ...filterParameters(target, context.definitionOf),
+      ...headerParameters(definition, 'read'),
+    ],
     responses: {
       '200': {
         description: `The related ${name} (one of ${target.type}), or null`,
@@ -205,7 +211,7 @@ function relatedMany(
       summary: `List the ${name} of one of ${definition.type}`,
       description,
     }),
-    parameters: collectionParameters(target, context.options),
+    parameters: collectionParameters(target, context),
     responses: {
       '200': {
         description: `A page of the ${name} (${target.type}) of one of ${definition.type}`,
@@ -220,11 +226,12 @@ function notModified(): JsonSchema {
   return { '304': { description: 'Not modified: If-None-Match names the current ETag (no body)' } };
 }
 
-function collectionParameters(
-  definition: ResourceDefinition,
-  options: OpenApiOptions,
-): JsonSchema[] {
-  return [...filterParameters(definition), orderParameter(definition), ...pageParameters(options)];
+function collectionParameters(definition: ResourceDefinition, context: PathContext): JsonSchema[] {
+  return [
+    ...filterParameters(definition, context.definitionOf),
+    orderParameter(definition),
+    ...pageParameters(context.options),
+  ];
 }
 
 function pageSchema(items: JsonSchema, { options }: PathContext): JsonSchema {

@@ -1,6 +1,6 @@
 import { getMetadataArgsStorage } from 'typeorm';
 import type { ResourceDefinition } from '../metadata/definition';
-import type { FilterCondition } from '../query/filter.parser';
+import type { FilterCondition, RelatedStep } from '../query/filter.parser';
 import type { OrderKey } from '../query/order.parser';
 
 /** What the declared indexes of a resource serve, by entity property. */
@@ -13,8 +13,19 @@ export interface IndexBacking {
   readonly searches: ReadonlySet<string>;
 }
 
-/** Read from the indexes the entity declares (TypeORM's), and its primary key. */
+const backings = new WeakMap<ResourceDefinition, IndexBacking>();
+
+/** Read from the indexes the entity declares (TypeORM's), and its primary key; once each. */
 export function indexBackingOf(definition: ResourceDefinition): IndexBacking {
+  let backing = backings.get(definition);
+  if (!backing) {
+    backing = readIndexBacking(definition);
+    backings.set(definition, backing);
+  }
+  return backing;
+}
+
+function readIndexBacking(definition: ResourceDefinition): IndexBacking {
   const columns = getMetadataArgsStorage()
     .indices.filter((index) => index.target === definition.entity && index.synchronize)
     .map((index) => (Array.isArray(index.columns) ? index.columns : []));
@@ -57,6 +68,24 @@ export function searchableSubstring(value: string): boolean {
 }
 
 /**
+ * The index backing of the resource at the end of relationships when an index serves each
+ * step (the reference column on its side: a to-one's own, a to-many's inverse), else undefined.
+ */
+export function servedThrough(
+  backing: IndexBacking,
+  through: readonly RelatedStep[],
+): IndexBacking | undefined {
+  let near = backing;
+  for (const step of through) {
+    const far = indexBackingOf(step.target);
+    const indexed = step.far === 'id' ? near.filters.has(step.near) : far.filters.has(step.far);
+    if (!indexed) return undefined;
+    near = far;
+  }
+  return near;
+}
+
+/**
  * Whether no index serves a query (SPEC 1.6, "costly"): a condition whose operator no index
  * serves, a substring too short for the trigram index, or an order other than one indexed
  * key. Such a query may read the whole table.
@@ -66,11 +95,15 @@ export function isCostly(
   filters: readonly FilterCondition[],
   order: readonly OrderKey[],
 ): boolean {
-  const costlyFilter = filters.some(
-    ({ member, operator, value }) =>
-      !servesOperator(backing, member.property, operator) ||
-      (operator === 'contains' && !searchableSubstring(String(value))),
-  );
+  const costlyFilter = filters.some((condition) => {
+    const { member, operator, value } = condition;
+    const at = condition.through ? servedThrough(backing, condition.through) : backing;
+    return (
+      !at ||
+      !servesOperator(at, member.property, operator) ||
+      (operator === 'contains' && !searchableSubstring(String(value)))
+    );
+  });
   const [first, ...rest] = order;
   const servedOrder =
     first === undefined ||

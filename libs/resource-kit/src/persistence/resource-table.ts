@@ -64,6 +64,8 @@ export class ResourceTable<T extends object = object> {
         .map((column) => `${qualified(column)} AS ${this.quote(column.propertyName)}`)
         .join(', '),
       column: (property) => qualified(this.column(property)),
+      name: this.name,
+      columnAs: (alias, property) => `${alias}.${this.quote(this.column(property).databaseName)}`,
     };
     this.mapRow = createRowMapper<T>(entity.prototype as object, this.mapped(metadata));
     this.writes = new TableWrites(this);

@@ -7,6 +7,8 @@ const table: TableSql = {
   alias: '"resource"',
   selectList: '"resource"."id" AS "id", "resource"."name" AS "name"',
   column: (property) => `"resource"."${property}"`,
+  name: '"widgets"',
+  columnAs: (alias, property) => `${alias}."${property}"`,
 };
 
 const key = (property: string, direction: 'ASC' | 'DESC', nullable = false): OrderKey => ({
@@ -141,6 +143,43 @@ describe('compileSelect', () => {
         ' WHERE "resource"."id" IN (SELECT id FROM "widgets" WHERE owner = $1)' +
         ' AND "resource"."id" = $2 FOR UPDATE',
     );
+  });
+
+  it('nests related rows in EXISTS, two hops deep, binding their values in order', () => {
+    const related = (name: string): TableSql => ({
+      ...table,
+      name: `"${name}"`,
+      columnAs: (alias, property) => `${alias}."${property}"`,
+    });
+    const shape: SelectShape = {
+      where: [
+        { property: 'name', operator: 'eq' },
+        {
+          operator: 'exists',
+          hop: { table: related('gizmos'), near: 'id', far: 'widgetId' },
+          where: [
+            {
+              operator: 'exists',
+              hop: { table: related('gadgets'), near: 'gadgetId', far: 'id' },
+              where: [
+                { property: 'userId', operator: 'eq' },
+                { property: 'color', operator: 'in', count: 2 },
+              ],
+            },
+          ],
+        },
+        { operator: 'none' },
+        { property: 'quantity', operator: 'gte' },
+      ],
+    };
+    const { sql, slots } = compileSelect(shape, table, postgres);
+    expect(sql).toContain(
+      ' WHERE "resource"."name" = $1 AND EXISTS (SELECT 1 FROM "gizmos" "related_1"' +
+        ' WHERE "related_1"."widgetId" = "resource"."id" AND EXISTS (SELECT 1 FROM "gadgets" "related_2"' +
+        ' WHERE "related_2"."id" = "related_1"."gadgetId" AND "related_2"."userId" = $2' +
+        ' AND "related_2"."color" IN ($3, $4))) AND 1 = 0 AND "resource"."quantity" >= $5',
+    );
+    expect(slots).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('binds limit and offset last and can select ids only', () => {

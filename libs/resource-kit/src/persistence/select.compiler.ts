@@ -25,6 +25,21 @@ export interface TableSql {
   readonly selectList: string;
   /** `"resource"."price_cents"` for `priceCents`. */
   column(property: string): string;
+  /** The table unaliased, `"orders"`, as a related row's condition reads it. */
+  readonly name: string;
+  /** `"related_1"."user_id"` for `userId`: a column of this table under another alias. */
+  columnAs(alias: string, property: string): string;
+}
+
+/**
+ * A step from a row to the rows related to it: `near`, a property of the row, equals `far`,
+ * a property of the related table's rows. A to-one step goes from its reference to `id`, a
+ * to-many step from `id` to the inverse reference.
+ */
+export interface Hop {
+  readonly table: TableSql;
+  readonly near: string;
+  readonly far: string;
 }
 
 /** One condition; its values are bound, never written into the SQL. */
@@ -34,7 +49,11 @@ export type Predicate =
       readonly operator: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains';
     }
   | { readonly property: string; readonly operator: 'in'; readonly count: number }
-  | { readonly property: string; readonly operator: 'null'; readonly value: boolean };
+  | { readonly property: string; readonly operator: 'null'; readonly value: boolean }
+  /** A related row through `hop` meets `where` (the parent counts once, however many do). */
+  | { readonly operator: 'exists'; readonly hop: Hop; readonly where: readonly Predicate[] }
+  /** Matches no row: related rows the caller may not read. */
+  | { readonly operator: 'none' };
 
 /** The shape of a SELECT: everything about it except the values it binds. */
 export interface SelectShape {
@@ -94,8 +113,8 @@ export function compileSelect(
     shape.where.flatMap((predicate, i) => {
       if (!keep(predicate)) return [];
       let value = firsts[i];
-      const column = table.column(predicate.property);
-      return [predicateSql(predicate, column, dialect, () => bind(value++))];
+      const next = () => bind(value++);
+      return [predicateSql(predicate, (property) => table.column(property), dialect, next, 1)];
     });
   const after = () =>
     shape.after ? [afterSql(order, shape.after, table, (key) => bind(afterFirst + key))] : [];
@@ -129,29 +148,63 @@ const isSearch = (predicate: Predicate): boolean => predicate.operator === 'cont
 // The index of each predicate's first value, and after them the index of the next value.
 function firstValues(where: readonly Predicate[]): number[] {
   const firsts = [0];
-  for (const predicate of where) {
-    const count =
-      predicate.operator === 'in' ? predicate.count : predicate.operator === 'null' ? 0 : 1;
-    firsts.push(firsts[firsts.length - 1] + count);
-  }
+  for (const predicate of where) firsts.push(firsts[firsts.length - 1] + valueCount(predicate));
   return firsts;
+}
+
+function valueCount(predicate: Predicate): number {
+  switch (predicate.operator) {
+    case 'in':
+      return predicate.count;
+    case 'null':
+    case 'none':
+      return 0;
+    case 'exists':
+      return predicate.where.reduce((sum, inner) => sum + valueCount(inner), 0);
+    default:
+      return 1;
+  }
 }
 
 /** A cache key naming everything that changes the SQL of a shape without `within`. */
 export function shapeKey(shape: SelectShape): string {
-  const where = shape.where.map(
-    (p) => `${p.property} ${p.operator} ${'count' in p ? p.count : 'value' in p ? p.value : ''}`,
-  );
+  const where = shape.where.map(predicateKey);
   const order = (shape.order ?? []).map((key) => `${key.member.property} ${key.direction}`);
   return `${where.join()}|${order.join()}|${shape.after?.join() ?? ''}|${shape.limit ?? ''}|${shape.offset ?? ''}|${shape.lock ?? ''}|${shape.idsOnly ?? ''}|${shape.search ?? ''}`;
 }
 
+function predicateKey(p: Predicate): string {
+  if (p.operator === 'none') return 'none';
+  if (p.operator === 'exists') {
+    const { table, near, far } = p.hop;
+    return `${near} ${table.name}.${far} (${p.where.map(predicateKey).join()})`;
+  }
+  return `${p.property} ${p.operator} ${'count' in p ? p.count : 'value' in p ? p.value : ''}`;
+}
+
+/**
+ * One condition; `columnOf` qualifies a property of the row it applies to, `next` binds its
+ * values in order. A related row's conditions nest in an EXISTS under the alias
+ * `related_<depth>`: a to-one step on the related table's primary key, which both engines plan
+ * as a join.
+ */
 function predicateSql(
   predicate: Predicate,
-  column: string,
+  columnOf: (property: string) => string,
   dialect: SqlDialect,
   next: () => string,
+  depth: number,
 ): string {
+  if (predicate.operator === 'none') return '1 = 0';
+  if (predicate.operator === 'exists') {
+    const { table, near, far } = predicate.hop;
+    const alias = `"related_${depth}"`;
+    const related = (property: string) => table.columnAs(alias, property);
+    const inner = predicate.where.map((p) => predicateSql(p, related, dialect, next, depth + 1));
+    const where = [`${related(far)} = ${columnOf(near)}`, ...inner].join(' AND ');
+    return `EXISTS (SELECT 1 FROM ${table.name} ${alias} WHERE ${where})`;
+  }
+  const column = columnOf(predicate.property);
   switch (predicate.operator) {
     case 'null':
       return `${column} IS ${predicate.value ? '' : 'NOT '}NULL`;

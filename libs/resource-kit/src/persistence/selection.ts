@@ -24,21 +24,14 @@ export interface Within {
 }
 
 /**
- * The rows a read addresses: conditions (owner, relationship, id, filters) gathered as a
- * query shape plus bound values, each prepared as the driver stores it. Reading it compiles
- * the shape once per table and binds only the values.
+ * Conditions on the rows of one table, each value prepared as the driver stores it in its
+ * column and bound, in order, into a list that conditions on related rows share.
  */
-export class Selection<T extends object> {
-  private readonly where: Predicate[] = [];
-  private readonly values: unknown[] = [];
-  private costly?: CostlyRead;
-
+export class Conditions {
   constructor(
-    private readonly table: ResourceTable<T>,
-    private readonly manager: EntityManager,
-    private readonly within?: Within,
-    /** Set when `manager` is a replica's: where the read goes if that replica fails. */
-    private readonly replica?: ReplicaRead,
+    readonly table: ResourceTable<object>,
+    protected readonly where: Predicate[] = [],
+    protected readonly values: unknown[] = [],
   ) {}
 
   equals(property: string, value: unknown): this {
@@ -53,6 +46,7 @@ export class Selection<T extends object> {
     return this;
   }
 
+  /** The conditions of filter parameters on this table's own members. */
   filter(conditions: readonly FilterCondition[]): this {
     for (const condition of conditions) {
       const { property } = condition.member;
@@ -69,6 +63,46 @@ export class Selection<T extends object> {
       }
     }
     return this;
+  }
+
+  /**
+   * Rows with at least one related row, in `table`, whose `far` property equals their `near`
+   * one, and which meets what `meet` adds to the conditions it is given.
+   */
+  related(
+    step: { table: ResourceTable<object>; near: string; far: string },
+    meet: (related: Conditions) => void,
+  ): this {
+    const related = new Conditions(step.table, [], this.values);
+    meet(related);
+    const hop = { table: step.table.sql, near: step.near, far: step.far };
+    this.where.push({ operator: 'exists', hop, where: related.where });
+    return this;
+  }
+
+  /** No row: the caller may read none of them. */
+  none(): this {
+    this.where.push({ operator: 'none' });
+    return this;
+  }
+}
+
+/**
+ * The rows a read addresses: conditions (owner, relationship, id, filters) gathered as a
+ * query shape plus bound values. Reading it compiles the shape once per table and binds only
+ * the values.
+ */
+export class Selection<T extends object> extends Conditions {
+  private costly?: CostlyRead;
+
+  constructor(
+    override readonly table: ResourceTable<T>,
+    private readonly manager: EntityManager,
+    private readonly within?: Within,
+    /** Set when `manager` is a replica's: where the read goes if that replica fails. */
+    private readonly replica?: ReplicaRead,
+  ) {
+    super(table);
   }
 
   /** Reads as a costly query: each statement in a transaction of the bound's settings. */

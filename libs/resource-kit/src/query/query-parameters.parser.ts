@@ -1,6 +1,6 @@
 import { invalidInput } from '../errors/kit.error';
 import type { ResourceDefinition } from '../metadata/definition';
-import { FilterCondition, parseFilters } from './filter.parser';
+import { DefinitionOf, FilterCondition, parseFilters } from './filter.parser';
 import { OrderKey, parseOrder } from './order.parser';
 import {
   PAGE_PARAMETERS,
@@ -25,6 +25,8 @@ export interface ResourceQuery {
 export interface QueryPolicy {
   readonly pagination: PaginationStyle;
   readonly limits: PageLimits;
+  /** Resolves relationships for filters on related resources; without it, none are allowed. */
+  readonly definitionOf?: DefinitionOf;
 }
 
 /**
@@ -50,7 +52,7 @@ export function parseResourceQuery(
     else if (allowed.has(key)) params.set(key, value);
     else problems.push(`query parameter ${key} is not allowed here`);
   }
-  const filters = parseFilters(filterPairs, definition);
+  const filters = parseFilters(filterPairs, definition, policy.definitionOf);
   const order = parseOrder(params.get('order'), definition);
   const page = parsePageRequest(policy.pagination, params, policy.limits);
   problems.push(...filters.problems, ...order.problems, ...page.problems);

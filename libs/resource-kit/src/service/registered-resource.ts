@@ -1,7 +1,7 @@
 import type { ResourceEntity } from '../decorators/resource-entity';
 import type { Operation, ResourceDefinition } from '../metadata/definition';
 import type { ResourceTable } from '../persistence/resource-table';
-import type { Page } from '../persistence/selection';
+import type { Conditions, Page } from '../persistence/selection';
 import type { FilterCondition } from '../query/filter.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import type { ResourceInput } from '../validation/input.parser';
@@ -33,6 +33,8 @@ export interface RegisteredResource<T extends ResourceEntity = ResourceEntity> {
     operation?: Operation,
   ): Promise<T | undefined>;
   visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>>;
+  readableRows(rows: Conditions, context: RequestContext, parameter: string): void;
+  ownedBy(rows: Conditions, path: readonly string[], userId: string | null): void;
   prepareCreation(input: ResourceInput, context: RequestContext): Promise<Partial<T>>;
   replay(data: Record<string, unknown>, context: RequestContext): Promise<Record<string, unknown>>;
   create(input: ResourceInput, context: RequestContext, prepared?: Partial<T>): Promise<T>;

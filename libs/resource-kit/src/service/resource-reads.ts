@@ -1,19 +1,25 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { ADMIN_ROLE } from '../auth/caller';
+import { ADMIN_ROLE, mayUse, type Caller } from '../auth/caller';
 import { isStorableId, type ResourceEntity } from '../decorators/resource-entity';
-import { notFound } from '../errors/kit.error';
-import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
+import { invalidInput, notFound } from '../errors/kit.error';
+import type {
+  AccessLevel,
+  EntityClass,
+  Operation,
+  ResourceDefinition,
+} from '../metadata/definition';
 import { CostlyQueries } from '../persistence/costly-queries';
 import { IndexBacking, indexBackingOf, isCostly } from '../persistence/index-backing';
 import { READ_REPLICAS, type ReadReplicas } from '../persistence/read-replicas';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
-import { Page, Selection, Within } from '../persistence/selection';
+import { Conditions, Page, Selection, Within } from '../persistence/selection';
 import type { CursorCodec } from '../query/cursor.codec';
-import type { FilterCondition } from '../query/filter.parser';
+import type { FilterCondition, RelatedStep } from '../query/filter.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { RequestContext, WriteContext } from './request-context';
+import { ResourceRegistry } from './resource-registry';
 
 export const RESOURCE_DEFINITION = Symbol('RESOURCE_DEFINITION');
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -27,12 +33,14 @@ export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
 export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   @Inject(RESOURCE_DEFINITION) readonly definition!: ResourceDefinition;
   @Inject(DataSource) protected readonly dataSource!: DataSource;
+  @Inject(ResourceRegistry) protected readonly registry!: ResourceRegistry;
   @Inject(CURSOR_CODEC) private readonly cursors!: CursorCodec;
   @Inject(RESOURCE_KIT_OPTIONS) private readonly kitOptions!: ResolvedKitOptions;
   @Inject(CostlyQueries) private readonly costlyQueries!: CostlyQueries;
   @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private compiledTable?: ResourceTable<T>;
   private backing?: IndexBacking;
+  private ownerPathOf?: readonly string[];
 
   /** Narrows every read to the rows the caller may see, in SQL. */
   protected scope(query: SelectQueryBuilder<T>, _context: RequestContext): SelectQueryBuilder<T> {
@@ -46,9 +54,11 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   ): Promise<Page<T>> {
     const rows = this.selection(context, 'list');
     if (owner) rows.equals(owner.property, owner.id);
+    const filters = this.relatedFilters(rows, query.filters, context);
     // A cursor serves the collection, the caller and the query it was issued for, only.
     const scope = JSON.stringify([this.definition.type, owner?.id, context.caller?.id]);
-    const page = () => rows.page({ ...query, binding: `${scope}${query.binding}` }, this.cursors);
+    const binding = `${scope}${query.binding}`;
+    const page = () => rows.page({ ...query, filters, binding }, this.cursors);
     if (!isCostly(this.indexBacking, query.filters, query.order)) return page();
     return this.costlyQueries.run(!context.caller, (settings) => {
       rows.bounded(settings);
@@ -80,10 +90,8 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     operation: Operation = 'read',
   ): Promise<T | undefined> {
     if (!isStorableId(id)) return undefined;
-    const [entity] = await this.selection(context, operation)
-      .equals('id', id)
-      .filter(filters)
-      .rows();
+    const rows = this.selection(context, operation).equals('id', id);
+    const [entity] = await rows.filter(this.relatedFilters(rows, filters, context)).rows();
     return entity;
   }
   /** Which of `ids` the caller can see (for references in input), in one query. */
@@ -130,16 +138,82 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
       this.scoped(context, manager),
       replica && { primary: this.dataSource.manager, replicas: this.replicas! },
     );
-    const { owner } = this.definition;
-    const { caller } = context;
-    if (
-      owner &&
-      this.definition.access.get(operation) !== 'public' &&
-      caller?.role !== ADMIN_ROLE
-    ) {
-      selection.equals(owner, caller?.id ?? null);
-    }
+    this.ownRows(selection, context.caller, this.definition.access.get(operation));
     return selection;
+  }
+
+  /**
+   * Narrows rows of this resource, related to those a filter reads, to the ones the caller
+   * may read (SPEC 1.15): none when the caller may not read this resource, else its owner's.
+   */
+  readableRows(rows: Conditions, context: RequestContext, parameter: string): void {
+    if (this.scope !== ResourceReads.prototype.scope) {
+      throw invalidInput([
+        `${parameter}: ${this.definition.type} narrows its rows in code, so no filter goes through it`,
+      ]);
+    }
+    const { access } = this.definition;
+    const level = access.get('read') ?? access.get('list');
+    if (!mayUse(level, context.caller)) rows.none();
+    else this.ownRows(rows, context.caller, level);
+  }
+
+  /** Rows of this resource whose owner, at the end of `path` (its `owner`), is `userId`. */
+  ownedBy(rows: Conditions, path: readonly string[], userId: string | null): void {
+    const [property, ...rest] = path;
+    if (rest.length === 0) return void rows.equals(property, userId);
+    const reference = this.definition.attributes.find((a) => a.property === property)?.reference;
+    const parent = this.registry.serviceOf(reference!.target());
+    rows.related({ table: parent.table, near: property, far: 'id' }, (related) =>
+      parent.ownedBy(related, rest, userId),
+    );
+  }
+
+  // The declared owner's rows only, unless the operation is public or the caller an administrator.
+  private ownRows(rows: Conditions, caller: Caller | undefined, level?: AccessLevel): void {
+    const { owner } = this.definition;
+    if (!owner || level === 'public' || caller?.role === ADMIN_ROLE) return;
+    this.ownerPathOf ??= owner.split('.');
+    this.ownedBy(rows, this.ownerPathOf, caller?.id ?? null);
+  }
+
+  /**
+   * Adds each filter on a related resource (SPEC 1.15) to `rows`, as an EXISTS through its
+   * relationships over related rows the caller may read; returns the resource's own filters.
+   */
+  private relatedFilters(
+    rows: Conditions,
+    filters: readonly FilterCondition[],
+    context: RequestContext,
+  ): readonly FilterCondition[] {
+    if (!filters.some((condition) => condition.through)) return filters;
+    for (const condition of filters) {
+      if (!condition.through) continue;
+      const names = [...condition.through.map((step) => step.relationship), condition.member.name];
+      this.throughRelated(
+        rows,
+        condition.through,
+        condition,
+        context,
+        `filter[${names.join('.')}]`,
+      );
+    }
+    return filters.filter((condition) => !condition.through);
+  }
+
+  private throughRelated(
+    rows: Conditions,
+    [step, ...rest]: readonly RelatedStep[],
+    condition: FilterCondition,
+    context: RequestContext,
+    parameter: string,
+  ): void {
+    const target = this.registry.serviceOf(step.target.entity);
+    rows.related({ table: target.table, near: step.near, far: step.far }, (related) => {
+      target.readableRows(related, context, parameter);
+      if (rest.length > 0) this.throughRelated(related, rest, condition, context, parameter);
+      else related.filter([condition]);
+    });
   }
   // Only a resource that overrides `scope` pays for a query builder: its conditions become an
   // id subquery of the compiled statement.

@@ -7,7 +7,6 @@ import type { ResourceInput } from '../validation/input.parser';
 import { isStorableId, newRow, type ResourceEntity } from '../decorators/resource-entity';
 import { RequestContext, WriteContext } from './request-context';
 import type { RegisteredResource } from './registered-resource';
-import { ResourceRegistry } from './resource-registry';
 import { assertTransition } from './transitions';
 import type { WriteAction } from './write-listener';
 import { WriteUnits } from './write-units';
@@ -16,6 +15,7 @@ import { unsupportedTypeOrmFeatures } from '../persistence/typeorm-features';
 import { assertIfMatch } from '../conditional/precondition';
 import { isForeignKeyViolation } from '../persistence/database-errors';
 import { deleteRefusal } from './delete-refusal';
+import { ownerPathProblem } from '../metadata/owner-path';
 
 /**
  * The behaviour of one resource. Feature teams extend it and override the named hooks;
@@ -26,11 +26,12 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
   extends ResourceReads<T>
   implements OnModuleInit, RegisteredResource<T>
 {
-  @Inject(ResourceRegistry) protected readonly registry!: ResourceRegistry;
   @Inject(TransactionRunner) protected readonly transactions!: TransactionRunner;
   @Inject(WriteUnits) private readonly writes!: WriteUnits;
 
   onModuleInit(): void {
+    const ownerProblem = ownerPathProblem(this.definition);
+    if (ownerProblem) throw new Error(`${this.definition.type}: ${ownerProblem}`);
     const problems = unsupportedTypeOrmFeatures(this.dataSource, this.definition);
     if (problems.length > 0) {
       throw new Error(
@@ -182,7 +183,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
   // unless the input or a hook names its owner.
   private defaultOwner(context: RequestContext): Record<string, string> {
     const { owner } = this.definition;
-    if (!owner || owner === 'id' || !context.caller) return {};
+    // Owned through a parent (`orderId.userId`): the input names the parent.
+    if (!owner || owner === 'id' || owner.includes('.') || !context.caller) return {};
     return { [owner]: context.caller.id };
   }
 

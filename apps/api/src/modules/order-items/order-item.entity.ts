@@ -6,6 +6,8 @@ import { Product } from '../products/product.entity';
 @Resource({
   type: 'order_items',
   description: 'A line of an order, named and priced as at checkout. Read-only.',
+  // Whoever owns the order owns its lines (SPEC 1.15).
+  owner: 'orderId.userId',
   access: { list: 'authenticated', read: 'authenticated' },
 })
 export class OrderItem extends ResourceEntity {

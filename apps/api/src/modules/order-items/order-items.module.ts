@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ResourceModule } from '@app/resource-kit';
 import { OrderItem } from './order-item.entity';
-import { OrderItemsService } from './order-items.service';
 
-@Module({ imports: [ResourceModule.forFeature(OrderItem, { service: OrderItemsService })] })
+@Module({ imports: [ResourceModule.forFeature(OrderItem)] })
 export class OrderItemsModule {}
