@@ -36,6 +36,36 @@ export function seededProductId(i: number): string {
   return `${SEED_ID_PREFIX}${i.toString(16).padStart(12, '0')}`;
 }
 
+/** The id of the seeded revision of the i-th seeded product. */
+export function seededRevisionId(i: number): string {
+  return `${SEED_REVISION_PREFIX}${i.toString(16).padStart(12, '0')}`;
+}
+const SEED_REVISION_PREFIX = '00000000-0000-7000-9000-';
+
+/** One revision per seeded product, as a create writes it (for filters through revisions). */
+export async function seedRevisionRows(sql: Client, schema: string): Promise<boolean> {
+  const s = `"${schema}"`;
+  const count = async (table: string, prefix: string) =>
+    Number(
+      (
+        await sql.query<{ count: string }>(
+          `SELECT count(*) FROM ${s}.${table} WHERE id LIKE '${prefix}%'`,
+        )
+      ).rows[0].count,
+    );
+  const products = await count('products', SEED_ID_PREFIX);
+  if ((await count('product_revisions', SEED_REVISION_PREFIX)) === products) return false;
+  await sql.query(`DELETE FROM ${s}.product_revisions WHERE id LIKE '${SEED_REVISION_PREFIX}%'`);
+  await sql.query(`
+    INSERT INTO ${s}.product_revisions
+      (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock)
+    SELECT '${SEED_REVISION_PREFIX}' || substr(p.id, 25), p.created_at, p.updated_at, p.id, 1,
+           p.name, p.description, p.price_cents, p.currency, p.stock
+    FROM ${s}.products p WHERE p.id LIKE '${SEED_ID_PREFIX}%'`);
+  await sql.query(`ANALYZE ${s}.product_revisions`);
+  return true;
+}
+
 export async function seedProductRows(
   sql: Client,
   schema: string,

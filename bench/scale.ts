@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { BENCH } from './bench.config';
-import { connect, resetWrites, seededProductId, seedProductRows } from './fixtures';
+import {
+  connect,
+  resetWrites,
+  seededProductId,
+  seededRevisionId,
+  seedProductRows,
+  seedRevisionRows,
+} from './fixtures';
 import {
   measureCostlyNeighbours,
   type NeighbourResults,
@@ -51,6 +58,23 @@ const PAGES: readonly (readonly [string, string])[] = [
   ['default order (created_at)', ''],
 ];
 
+// Filters through a relationship (SPEC 1.15) on an indexed attribute, on product_revisions
+// (one per product): a to-one to products, rare among a million; a to-many from products.
+const RELATED_PAGES: readonly (readonly [string, string])[] = [
+  [
+    'revisions whose product costs >= 999.90 (to-one, 100 of 1,000,000)',
+    '/product_revisions?limit=25&filter[product.price_cents][gte]=99990',
+  ],
+  [
+    'revisions of one product (to-one, by id)',
+    `/product_revisions?limit=25&filter[product.id]=${seededProductId(500_000)}`,
+  ],
+  [
+    'products with a revision of an id (to-many)',
+    `/products?limit=25&filter[revisions.id]=${seededRevisionId(500_000)}`,
+  ],
+];
+
 /** The parts of a scale run, all unless `--only` names some. */
 export const SCALE_PARTS = ['pages', 'costly', 'writes'] as const;
 
@@ -64,6 +88,8 @@ interface EngineResults {
   rows: number;
   /** Median ms per page, in the order of PAGES, then the first and the deep page of -updated_at. */
   pages: [string, number][];
+  /** Median ms per page of RELATED_PAGES (PostgreSQL only). */
+  related?: [string, number][];
   deep: { depth: number; first: number; deep: number; walkSeconds: number };
 }
 
@@ -74,7 +100,7 @@ export async function measureAtScale(only?: readonly string[]): Promise<ScaleRes
   return {
     pages: wanted('pages')
       ? {
-          postgres: await measurePages(extraEnv, SCALE.postgresRows, 'scale-postgres'),
+          postgres: await measurePages(extraEnv, SCALE.postgresRows, 'scale-postgres', true),
           sqlite: await onSqlite(),
         }
       : undefined,
@@ -106,6 +132,10 @@ async function seedPostgres(): Promise<void> {
     const started = Date.now();
     if (await seedProductRows(sql, SCALE.schema, SCALE.postgresRows)) {
       console.log(`Loaded ${SCALE.postgresRows} products in ${Date.now() - started} ms.`);
+    }
+    const revisionsStarted = Date.now();
+    if (await seedRevisionRows(sql, SCALE.schema)) {
+      console.log(`Loaded their revisions in ${Date.now() - revisionsStarted} ms.`);
     }
   } finally {
     await sql.end();
@@ -152,6 +182,7 @@ async function measurePages(
   extraEnv: NodeJS.ProcessEnv,
   rows: number,
   label: string,
+  withRelated = false,
 ): Promise<EngineResults> {
   const server = await RunningServer.start(service(extraEnv), label);
   try {
@@ -159,6 +190,10 @@ async function measurePages(
     const pages: [string, number][] = [];
     for (const [title, query] of PAGES) {
       pages.push([title, await medianMs(query ? `${base}&${query}` : base)]);
+    }
+    const related: [string, number][] = [];
+    for (const [title, path] of withRelated ? RELATED_PAGES : []) {
+      related.push([title, await medianMs(`${server.url}${path}`)]);
     }
     const depth = Math.round(rows * 0.9);
     const walk = await cursorAt(server.url, 'order=-updated_at', depth);
@@ -168,7 +203,7 @@ async function measurePages(
       deep: await medianMs(`${base}&order=-updated_at&cursor=${encodeURIComponent(walk.cursor)}`),
       walkSeconds: walk.seconds,
     };
-    return { rows, pages, deep };
+    return { rows, pages, related, deep };
   } finally {
     await server.stop();
   }
@@ -276,6 +311,12 @@ function renderPages(postgres: EngineResults, sqlite: EngineResults): string {
     `| order=-updated_at, page at depth ${postgres.deep.depth.toLocaleString('en')} / ${sqlite.deep.depth.toLocaleString('en')} | ${ms(postgres.deep.deep)} | ${ms(sqlite.deep.deep)} |`,
     '',
     `The walks to those depths (pages of 100) took ${postgres.deep.walkSeconds.toFixed(1)} s and ${sqlite.deep.walkSeconds.toFixed(1)} s.`,
+    '',
+    `#### Filters through a relationship (PostgreSQL, ${postgres.rows.toLocaleString('en')} products and as many revisions, ms)`,
+    '',
+    '| request | median ms |',
+    '| --- | ---: |',
+    ...(postgres.related ?? []).map(([title, value]) => `| ${title} | ${ms(value)} |`),
   ].join('\n');
 }
 

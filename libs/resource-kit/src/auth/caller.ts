@@ -6,6 +6,12 @@ export interface Caller {
   readonly role: string;
   /** The session of a JWT caller. */
   readonly sessionId?: string;
+  /**
+   * The caller's tenant (a JWT's `tid` claim, or a static token's): a string, or `null` for a
+   * cross-tenant operator (a static token registered so). Without one, a caller sees no row of
+   * a tenant-scoped resource.
+   */
+  readonly tenant?: string | null;
 }
 
 export const ADMIN_ROLE = 'admin';

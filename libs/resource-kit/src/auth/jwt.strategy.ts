@@ -10,6 +10,8 @@ import type { Caller } from './caller';
 interface SessionClaims {
   sub?: unknown;
   sid?: unknown;
+  /** The tenant of the session's user, where the service has tenants (SPEC 1.15). */
+  tid?: unknown;
 }
 
 /**
@@ -38,6 +40,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     // The service's sessions resource provides the verifier; looked up where it is declared.
     const sessions = this.moduleRef.get<SessionVerifier>(SESSION_VERIFIER, { strict: false });
     const session = await sessions.isActive(claims.sid, claims.sub);
-    return session ? { id: claims.sub, role: session.role, sessionId: claims.sid } : false;
+    if (!session) return false;
+    const caller = { id: claims.sub, role: session.role, sessionId: claims.sid };
+    return typeof claims.tid === 'string' ? { ...caller, tenant: claims.tid } : caller;
   }
 }

@@ -1,9 +1,9 @@
-import { Entity, Index } from 'typeorm';
+import { Column, Entity, getMetadataArgsStorage, Index } from 'typeorm';
 import type { ResourceOptions } from '../metadata/resource-options';
 import { RESOURCE_OPTIONS } from '../metadata/keys';
 import { snakeCase } from '../metadata/naming';
 import { searchIndexName } from '../persistence/search-indexes';
-import { declaredMembers } from '../metadata/member-declarations';
+import { declaredMembers, recordMember } from '../metadata/member-declarations';
 
 /**
  * Declares an entity class as a resource: its table, its type on the wire and its verbs.
@@ -15,8 +15,15 @@ export function Resource(options: ResourceOptions): ClassDecorator {
   return (target) => {
     Reflect.defineMetadata(RESOURCE_OPTIONS, Object.freeze({ ...options }), target);
     Entity(options.type)(target);
-    // Back the default order (created_at, then id), the order of changes, and keyset pages.
-    const indexes = [['createdAt', 'id'], ['updatedAt', 'id'], ...(options.indexes ?? [])];
+    if (options.tenant) declareTenant(target, options.type);
+    // Back the default order (created_at, then id), the order of changes, and keyset pages;
+    // within a tenant, where every read names it.
+    const tenant = options.tenant ? ['tenantId'] : [];
+    const indexes = [
+      [...tenant, 'createdAt', 'id'],
+      [...tenant, 'updatedAt', 'id'],
+      ...(options.indexes ?? []),
+    ];
     for (const member of declaredMembers(target)) {
       if (member.indexed) indexes.push([member.property, 'id']);
       // Written by the kit's migrations (an expression TypeORM cannot declare), kept by TypeORM.
@@ -35,3 +42,34 @@ export function Resource(options: ResourceOptions): ClassDecorator {
     for (const [name, properties] of named) Index(name, [...properties])(target);
   };
 }
+
+// SPEC 1.15: a read-only `tenant_id`, set from the caller's tenant; a unique value is unique
+// within its tenant (the column's own unique constraint becomes one on (tenant_id, column)).
+function declareTenant(target: Parameters<ClassDecorator>[0], type: string): void {
+  recordMember(target.prototype as object, {
+    property: 'tenantId',
+    description: 'The tenant the resource belongs to (the creator\u2019s)',
+    type: 'string',
+    optional: true,
+    nullable: false,
+    writable: false,
+    output: 'always',
+    stored: true,
+    maxLength: TENANT_ID_LENGTH,
+  });
+  Column({ type: 'varchar', length: TENANT_ID_LENGTH, name: 'tenant_id' })(
+    target.prototype as object,
+    'tenantId',
+  );
+  // TypeORM records a column's `unique` as a constraint of its own, at once.
+  const { uniques } = getMetadataArgsStorage();
+  for (const unique of uniques.filter((candidate) => candidate.target === target)) {
+    const columns = Array.isArray(unique.columns) ? unique.columns : [];
+    if (columns.length !== 1) continue;
+    uniques.splice(uniques.indexOf(unique), 1);
+    const name = `${type}_${snakeCase(columns[0])}_unique_per_tenant`;
+    Index(name, ['tenantId', columns[0]], { unique: true })(target);
+  }
+}
+
+const TENANT_ID_LENGTH = 64;

@@ -78,12 +78,13 @@ export class IdempotencyGate {
     }
   }
 
-  // Scoped to the caller; without a token, to the key and the path.
+  // Scoped to the caller and its tenant; without a token, to the key and the path.
   private describe(request: Request, key: string): IdempotentRequest {
     const caller = request.user as Caller | undefined;
     const body = stringify(request.body ?? null) ?? '';
+    const tenant = caller?.tenant ? `tenant:${caller.tenant}:` : '';
     return {
-      scope: caller ? `user:${caller.id}` : `public:${request.path}`,
+      scope: caller ? `${tenant}user:${caller.id}` : `public:${request.path}`,
       key,
       path: request.path,
       fingerprint: createHmac('sha256', this.settings.fingerprintKey)

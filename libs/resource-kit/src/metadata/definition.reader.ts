@@ -44,6 +44,7 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     access,
     operations: new Set(access.keys()),
     owner: options.owner,
+    tenant: options.tenant ?? false,
     description: options.description,
     deprecation: deprecationOf(entity, options.deprecated?.creation),
     answers: new Map(

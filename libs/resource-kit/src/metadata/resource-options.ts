@@ -26,6 +26,11 @@ export interface ResourceOptions {
    * @example 'orderId.userId' // an order item is its order's user's
    */
   owner?: string;
+  /**
+   * Scoped to the caller's tenant (SPEC 1.15): a read-only `tenant_id` set from the caller's
+   * tenant, and every read, write, filter, reference check and unique value confined to it.
+   */
+  tenant?: boolean;
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;
   /**

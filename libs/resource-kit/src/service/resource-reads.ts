@@ -56,7 +56,8 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     if (owner) rows.equals(owner.property, owner.id);
     const filters = this.relatedFilters(rows, query.filters, context);
     // A cursor serves the collection, the caller and the query it was issued for, only.
-    const scope = JSON.stringify([this.definition.type, owner?.id, context.caller?.id]);
+    const { caller } = context;
+    const scope = JSON.stringify([this.definition.type, owner?.id, caller?.id, caller?.tenant]);
     const binding = `${scope}${query.binding}`;
     const page = () => rows.page({ ...query, filters, binding }, this.cursors);
     if (!isCostly(this.indexBacking, query.filters, query.order)) return page();
@@ -138,6 +139,7 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
       this.scoped(context, manager),
       replica && { primary: this.dataSource.manager, replicas: this.replicas! },
     );
+    this.tenantRows(selection, context.caller);
     this.ownRows(selection, context.caller, this.definition.access.get(operation));
     return selection;
   }
@@ -154,8 +156,17 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     }
     const { access } = this.definition;
     const level = access.get('read') ?? access.get('list');
-    if (!mayUse(level, context.caller)) rows.none();
-    else this.ownRows(rows, context.caller, level);
+    if (!mayUse(level, context.caller)) return void rows.none();
+    this.tenantRows(rows, context.caller);
+    this.ownRows(rows, context.caller, level);
+  }
+
+  // A tenant-scoped resource's rows of the caller's tenant only; all for a cross-tenant
+  // operator, none for a caller without a tenant (SPEC 1.15).
+  private tenantRows(rows: Conditions, caller: Caller | undefined): void {
+    if (!this.definition.tenant || caller?.tenant === null) return;
+    if (caller?.tenant === undefined) rows.none();
+    else rows.equals('tenantId', caller.tenant);
   }
 
   /** Rows of this resource whose owner, at the end of `path` (its `owner`), is `userId`. */

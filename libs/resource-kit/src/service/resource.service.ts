@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { conflict, notFound } from '../errors/kit.error';
+import { conflict, KitError, notFound } from '../errors/kit.error';
 import { ResourceReads } from './resource-reads';
 import type { Operation } from '../metadata/definition';
 import type { WriteBatch } from '../persistence/write.batch';
@@ -126,6 +126,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
         this.defaultOwner(context),
         Object.fromEntries(input),
         values,
+        this.tenantRow(context),
         newRow(),
       );
       await this.beforeCreate(entity, write);
@@ -186,6 +187,17 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     // Owned through a parent (`orderId.userId`): the input names the parent.
     if (!owner || owner === 'id' || owner.includes('.') || !context.caller) return {};
     return { [owner]: context.caller.id };
+  }
+
+  // A tenant-scoped row belongs to its creator's tenant, whatever the input or hooks say.
+  private tenantRow({ caller }: RequestContext): Record<string, string> {
+    if (!this.definition.tenant) return {};
+    if (!caller?.tenant) {
+      throw new KitError('forbidden', [
+        `creating ${this.definition.type} needs a caller of a tenant`,
+      ]);
+    }
+    return { tenantId: caller.tenant };
   }
 
   // The row a write changes, locked until the transaction ends (404 when not the caller's,
