@@ -24,6 +24,16 @@ const RESOURCE = [
   '--searchable',
   'body',
 ];
+// Owned through its parent (SPEC 1.15): a reply is its review's author's.
+const THROUGH_PARENT = [
+  'probe_review_replies',
+  '--attributes',
+  'body:string:500',
+  '--to-one',
+  'probe_review',
+  '--owned-through',
+  'probe_review',
+];
 // Where no database server listens: the generator needs none.
 const NO_SERVER = 'postgres://postgres@127.0.0.1:1/none';
 
@@ -59,6 +69,7 @@ once('npm run generate:resource', () => {
     cpSync(ROOT, copy, { recursive: true, filter: (path) => !NOT_COPIED.has(relativeTop(path)) });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
     await generate(RESOURCE);
+    await generate(THROUGH_PARENT);
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -69,7 +80,9 @@ once('npm run generate:resource', () => {
     const written = [
       'apps/api/src/app.module.ts',
       'apps/api/src/modules/probe-reviews',
+      'apps/api/src/modules/probe-review-replies',
       'test/probe-reviews.e2e-spec.ts',
+      'test/probe-review-replies.e2e-spec.ts',
     ];
     await run('npx', ['eslint', ...written]);
     await run('npx', ['prettier', '--check', ...written]);
@@ -86,18 +99,18 @@ once('npm run generate:resource', () => {
       'e2e:sqlite',
       'e2e:postgres',
       '--testPathPatterns',
-      'test/(probe-reviews|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
+      'test/(probe-reviews|probe-review-replies|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
       '--maxWorkers=1',
     ];
     const { stderr } = await run(process.execPath, jest);
     // The committed client's check among them: the generator regenerated it.
-    expect(stderr).toMatch(/Test Suites: 9 passed, 9 total/);
+    expect(stderr).toMatch(/Test Suites: 11 passed, 11 total/);
   });
 
-  it('adds a resource that contract:check reports as additive and /openapi.json describes', async () => {
+  it('adds resources that contract:check reports as additive and /openapi.json describes', async () => {
     const { stdout } = await run('npm', ['run', 'contract:check']);
     expect(stdout).toMatch(
-      /Contract check passed: .*additive changes.*; new resources: probe_reviews\./,
+      /Contract check passed: .*additive changes.*; new resources: probe_review_replies, probe_reviews\./,
     );
     const folder = mkdtempSync(join(tmpdir(), 'generator-db-'));
     const main = join(copy, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -112,6 +125,7 @@ once('npm run generate:resource', () => {
           '/probe_reviews',
           '/probe_reviews/{id}',
           '/probe_reviews/{id}/product',
+          '/probe_review_replies/{id}/probe_review',
         ]),
       );
     } finally {

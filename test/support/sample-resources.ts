@@ -5,11 +5,16 @@ import { ADMIN_TOKEN } from './shop-client';
 import type { TestApp } from './test-app';
 
 /**
- * Creates a row of `type` as an administrator, with the least input its declaration requires
- * (and, first, a row of every resource it must point at): for the specs of a resource that
- * belongs to another one, whatever that one's attributes are.
+ * Creates a row of `type` as an administrator (or as the caller of `token`, who then owns an
+ * owned row), with the least input its declaration requires (and, first, a row of every
+ * resource it must point at, as an administrator): for the specs of a resource that belongs
+ * to another one, whatever that one's attributes are.
  */
-export async function createSample(service: TestApp, type: string): Promise<{ id: string }> {
+export async function createSample(
+  service: TestApp,
+  type: string,
+  token = ADMIN_TOKEN,
+): Promise<{ id: string }> {
   const definitions = service.app.get(ResourceRegistry).definitions();
   const definition = definitions.find((candidate) => candidate.type === type);
   if (!definition) throw new Error(`no resource of type ${type}`);
@@ -22,7 +27,7 @@ export async function createSample(service: TestApp, type: string): Promise<{ id
   }
   const response = await request(service.http)
     .post(`/${type}`)
-    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+    .set('Authorization', `Bearer ${token}`)
     .send({ data });
   if (response.status !== 201) {
     throw new Error(`sample ${type}: ${response.status} ${JSON.stringify(response.body)}`);

@@ -30,11 +30,13 @@ function resource(options) {
     }
     const attributes = parseAttributes(options.attributes ?? '');
     markIndexes(attributes, options.indexed ?? '', options.searchable ?? '');
+    const toOne = parseToOne(options.toOne ?? '', tree, modulesPath, folder);
     const model = {
       ...names,
       attributes,
-      toOne: parseToOne(options.toOne ?? '', tree, modulesPath, folder),
+      toOne,
       owner: ownerOf(options, tree, modulesPath, folder),
+      parent: parentOf(options, toOne, tree),
       // Prettier turns the double quotes into the project's single quotes.
       literal: (value) => JSON.stringify(value),
     };
@@ -77,6 +79,35 @@ function ownerOf(options, tree, modulesPath, folder) {
   }
   const [user] = parseToOne('user', tree, modulesPath, folder);
   return { ...user, onDelete: onOwnerDelete === 'cascade' ? 'CASCADE' : 'RESTRICT', onOwnerDelete };
+}
+
+// `--owned-through cart`: owned by whoever owns the parent named among the to-one relationships.
+function parentOf(options, toOne, tree) {
+  if (!options.ownedThrough) return undefined;
+  if (options.access === 'owned') {
+    throw new SchematicsException('--owned-through and --access owned exclude each other');
+  }
+  const name = options.ownedThrough.trim().replace(/-/g, '_');
+  const relation = toOne.find((candidate) => candidate.wireName === `${name}_id`);
+  if (!relation) {
+    throw new SchematicsException(`--owned-through ${name}: name it in --to-one as well`);
+  }
+  const owner = ownerPropertyOf(tree.readText(relation.declarationPath), relation.entityClass);
+  if (!owner) {
+    throw new SchematicsException(
+      `--owned-through ${name}: ${relation.targetType} declares no owner, so its rows belong to no one`,
+    );
+  }
+  return { ...relation, ownerPath: `${relation.property}.${owner}` };
+}
+
+// The `owner` of a class's own @Resource, if it declares one (a top-level option, formatted:
+// not the `owner` inside `history`).
+function ownerPropertyOf(source, entityClass) {
+  const declaration = new RegExp(
+    `@Resource\\(\\{(?:(?!@Resource\\()[^])*?\\n  owner: '([\\w.]+)'(?:(?!@Resource\\()[^])*?export class ${entityClass} `,
+  );
+  return declaration.exec(source)?.[1];
 }
 
 function templates(folder, destination, model) {

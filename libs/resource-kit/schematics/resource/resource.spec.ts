@@ -22,12 +22,21 @@ export class Product extends ResourceEntity {}
 const USER = `@Resource({ type: 'users', access: {} })
 export class User extends ResourceEntity {}
 `;
+const CART = `@Resource({
+  type: 'carts',
+  history: { target: () => CartRevision, owner: 'cartId' },
+  owner: 'userId',
+  access: {},
+})
+export class Cart extends ResourceEntity {}
+`;
 
 function shop(): UnitTestTree {
   const tree = new UnitTestTree(new HostTree());
   tree.create('apps/api/src/app.module.ts', APP_MODULE);
   tree.create('apps/api/src/modules/products/product.entity.ts', PRODUCT);
   tree.create('apps/api/src/modules/users/user.entity.ts', USER);
+  tree.create('apps/api/src/modules/carts/cart.entity.ts', CART);
   return tree;
 }
 
@@ -35,6 +44,26 @@ const generate = (options: Record<string, string>, tree = shop()) =>
   runner.runSchematic('resource', { name: 'reviews', ...options }, tree);
 
 describe('the resource schematic', () => {
+  it('declares a resource owned through its parent, with a spec of another customer\u2019s view', async () => {
+    const tree = await generate({ toOne: 'cart,product', ownedThrough: 'cart' });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("  owner: 'cartId.userId',\n  access: {\n    list: 'authenticated',");
+    expect(entity).not.toContain('userId!:');
+    const spec = tree.readText('test/reviews.e2e-spec.ts');
+    expect(spec).toContain("(await createSample(service, 'carts', author.token)).id");
+    expect(spec).toContain("(await createSample(service, 'products')).id");
+    expect(spec).toContain("error: ['data.cart_id refers to no carts resource']");
+  });
+
+  it('refuses --owned-through a resource without an owner, or not among --to-one', async () => {
+    await expect(generate({ toOne: 'product', ownedThrough: 'product' })).rejects.toThrow(
+      '--owned-through product: products declares no owner, so its rows belong to no one',
+    );
+    await expect(generate({ toOne: 'product', ownedThrough: 'cart' })).rejects.toThrow(
+      '--owned-through cart: name it in --to-one as well',
+    );
+  });
+
   it('declares the attributes with their limits and the to-one relationship', async () => {
     const tree = await generate({
       attributes: 'rating:integer:1..5,body:string:2000,title?:string:3..80,mood:enum:up|down',

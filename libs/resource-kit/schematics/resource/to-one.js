@@ -25,6 +25,7 @@ function parseToOne(text, tree, modulesPath, fromFolder) {
       relationship: strings.camelize(name),
       wireName: `${name}_id`,
       targetType: found.type,
+      declarationPath: found.path,
       importPath: posix.relative(fromFolder, found.path).replace(/\.ts$/, ''),
     };
   });
