@@ -77,6 +77,20 @@ describe('tenants', () => {
     expect(again.body.data.id).toBe(first.body.data.id);
   });
 
+  it("records each write's audit entry in the written row's tenant", async () => {
+    const entries = async (who: typeof a) =>
+      (await who.get('/audit_entries').expect(200)).body.data as Row[];
+    const ofA = await entries(a);
+    const ofB = await entries(b);
+    expect(ofA.map((entry) => entry.subject_id)).toContain(folderA.id);
+    expect(ofA.map((entry) => entry.subject_id)).not.toContain(folderB.id);
+    expect(ofB.map((entry) => entry.subject_id)).toEqual(
+      expect.arrayContaining([folderB.id, documentB.id]),
+    );
+    expect(ofA.every((entry) => entry.tenant_id === 'a')).toBe(true);
+    expect(ofB.every((entry) => entry.tenant_id === 'b')).toBe(true);
+  });
+
   it('lets a cross-tenant operator see every tenant, and a caller without one none', async () => {
     const all = ids((await operator.get('/folders').expect(200)).body.data);
     expect(all).toEqual(expect.arrayContaining([folderA.id, folderB.id]));

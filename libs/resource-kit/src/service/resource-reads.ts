@@ -40,7 +40,7 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private compiledTable?: ResourceTable<T>;
   private backing?: IndexBacking;
-  private ownerPathOf?: readonly string[];
+  private ownerPath?: readonly string[];
 
   /** Narrows every read to the rows the caller may see, in SQL. */
   protected scope(query: SelectQueryBuilder<T>, _context: RequestContext): SelectQueryBuilder<T> {
@@ -184,8 +184,8 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   private ownRows(rows: Conditions, caller: Caller | undefined, level?: AccessLevel): void {
     const { owner } = this.definition;
     if (!owner || level === 'public' || caller?.role === ADMIN_ROLE) return;
-    this.ownerPathOf ??= owner.split('.');
-    this.ownedBy(rows, this.ownerPathOf, caller?.id ?? null);
+    this.ownerPath ??= owner.split('.');
+    this.ownedBy(rows, this.ownerPath, caller?.id ?? null);
   }
 
   /**

@@ -23,6 +23,11 @@ export class ResourceRegistry {
     return this.byType.get(type);
   }
 
+  /** Whether `entity` is a declared resource scoped to tenants (SPEC 1.15). */
+  isTenantScoped(entity: EntityClass): boolean {
+    return this.services.get(entity)?.definition.tenant === true;
+  }
+
   serviceOf(entity: EntityClass): RegisteredResource {
     const service = this.services.get(entity);
     if (!service) throw new Error(`${entity.name} is not a registered resource`);

@@ -9,6 +9,11 @@ export interface WriteEvent {
   readonly definition: ResourceDefinition;
   readonly entity: object;
   readonly context: WriteContext;
+  /**
+   * The written row's tenant, for a tenant-scoped resource (SPEC 1.15). Rows the listener
+   * records into a tenant-scoped table through `context.record` are given it by the kit.
+   */
+  readonly tenant?: string;
 }
 
 /**

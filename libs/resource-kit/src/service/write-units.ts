@@ -58,7 +58,27 @@ export class WriteUnits {
       const revisions = this.registry.serviceOf(history.target());
       batch.add(revisionOf(revisions, history.owner, entity));
     }
-    await this.writeListener()?.onWrite({ action, definition, entity, context: write });
+    const listener = this.writeListener();
+    if (!listener) return;
+    const tenant = definition.tenant ? (entity as { tenantId?: string }).tenantId : undefined;
+    await listener.onWrite({
+      action,
+      definition,
+      entity,
+      context: this.inTenant(write, tenant),
+      tenant,
+    });
+  }
+
+  // What a tenant-scoped write records into a tenant-scoped table (an event) is of its tenant.
+  private inTenant(write: WriteContext, tenant: string | undefined): WriteContext {
+    if (tenant === undefined) return write;
+    const record = (entity: EntityClass, row: object) =>
+      write.record(
+        entity,
+        this.registry.isTenantScoped(entity) ? Object.assign(row, { tenantId: tenant }) : row,
+      );
+    return { ...write, record };
   }
 
   /** With an Idempotency-Key, the create's answer is stored in its own transaction. */
