@@ -75,9 +75,10 @@ describe('migrations', () => {
 
   it('bring a database of the release before up to date, keeping its rows', async () => {
     const database = await createTestDatabase();
-    const before = readdirSync(MIGRATIONS)
-      .filter((file) => !file.includes('AddCollectionIndexes'))
-      .map((file) => join(MIGRATIONS, file));
+    // The release before the collection indexes: the migrations older than theirs.
+    const files = readdirSync(MIGRATIONS).sort();
+    const indexesAt = files.findIndex((file) => file.includes('AddCollectionIndexes'));
+    const before = files.slice(0, indexesAt).map((file) => join(MIGRATIONS, file));
     const previous = new DataSource({
       ...dataSourceOptions(database.config),
       migrations: before,

@@ -168,6 +168,7 @@ describe('API documentation', () => {
         price_cents: 1250,
         currency: 'EUR',
         stock: 1,
+        cost_cents: 1250,
       },
     });
   });

@@ -225,22 +225,23 @@ describe('safe retries and concurrent edits', () => {
         .post('/products', { name: 'Cup', price_cents: 100, stock: 1 })
         .expect(201);
       const path = `/products/${created.body.data.id}`;
-      const read = await request(service.http).get(path).expect(200);
+      // ETags are of the caller's view (SPEC 1.16): the creator's, an administrator's.
+      const read = await admin().get(path).expect(200);
       expect(read.headers.etag).toMatch(/^"[\w-]{43}"$/);
       expect(read.headers.etag).toBe(created.headers.etag);
-      const notModified = await request(service.http)
+      const notModified = await admin()
         .get(path)
         .set('If-None-Match', `"other", ${read.headers.etag}`)
         .expect(304);
       expect(notModified.text).toBe('');
       expect(notModified.headers.etag).toBe(read.headers.etag);
-      await request(service.http).get(path).set('If-None-Match', '"other"').expect(200);
+      await admin().get(path).set('If-None-Match', '"other"').expect(200);
     });
 
     it('refuses PATCH and DELETE with a stale If-Match (412) and changes nothing', async () => {
       const product = await createProduct({ stock: 4 });
       const path = `/products/${product.id}`;
-      const stale = (await request(service.http).get(path)).headers.etag;
+      const stale = (await admin().get(path)).headers.etag;
       const updated = await admin().patch(path, { stock: 5 }).set('If-Match', stale).expect(200);
       for (const call of [admin().patch(path, { stock: 6 }), admin().delete(path)]) {
         const { body } = await call.set('If-Match', stale).expect(412);
@@ -256,7 +257,7 @@ describe('safe retries and concurrent edits', () => {
     it('lets one of four concurrent PATCHes of one version win; the others get 412', async () => {
       const product = await createProduct({ stock: 1 });
       const path = `/products/${product.id}`;
-      const tag = (await request(service.http).get(path)).headers.etag;
+      const tag = (await admin().get(path)).headers.etag;
       const responses = await Promise.all(
         [10, 20, 30, 40].map((stock) => admin().patch(path, { stock }).set('If-Match', tag)),
       );

@@ -1105,6 +1105,7 @@ export interface components {
      *       "item_count": 1,
      *       "currency": "EUR",
      *       "requested_delivery_date": "2026-01-15",
+     *       "admin_note": "admin note text",
      *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
      *     }
      */
@@ -1157,6 +1158,8 @@ export interface components {
        * @description The day the customer would like it delivered; not before today (UTC)
        */
       requested_delivery_date: string | null;
+      /** @description A note on the order for the shop’s staff (administrators only) */
+      admin_note?: string | null;
       /** @description The customer who ordered */
       user_id: string;
     };
@@ -1172,6 +1175,7 @@ export interface components {
      *       "item_count": 1,
      *       "currency": "EUR",
      *       "requested_delivery_date": "2026-01-15",
+     *       "admin_note": "admin note text",
      *       "user_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b"
      *     }
      */
@@ -1224,6 +1228,8 @@ export interface components {
        * @description The day the customer would like it delivered; not before today (UTC)
        */
       requested_delivery_date: string | null;
+      /** @description A note on the order for the shop’s staff (administrators only) */
+      admin_note?: string | null;
       /** @description The customer who ordered */
       user_id: string;
     };
@@ -1235,7 +1241,8 @@ export interface components {
      *         "cart_item_ids": [
      *           "cart item ids text"
      *         ],
-     *         "requested_delivery_date": "2026-01-15"
+     *         "requested_delivery_date": "2026-01-15",
+     *         "admin_note": "admin note text"
      *       }
      *     }
      */
@@ -1254,6 +1261,8 @@ export interface components {
          * @description The day the customer would like it delivered; not before today (UTC)
          */
         requested_delivery_date?: string | null;
+        /** @description A note on the order for the shop’s staff (administrators only) */
+        admin_note?: string | null;
       };
     };
     /**
@@ -1262,7 +1271,8 @@ export interface components {
      *       "data": {
      *         "type": "orders",
      *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
-     *         "status": "placed"
+     *         "status": "placed",
+     *         "admin_note": "admin note text"
      *       }
      *     }
      */
@@ -1281,6 +1291,8 @@ export interface components {
          * @enum {string}
          */
         status?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+        /** @description A note on the order for the shop’s staff (administrators only) */
+        admin_note?: string | null;
       };
     };
     /**
@@ -1296,7 +1308,8 @@ export interface components {
      *       "description": "description text",
      *       "price_cents": 1250,
      *       "currency": "EUR",
-     *       "stock": 1
+     *       "stock": 1,
+     *       "cost_cents": 1250
      *     }
      */
     product_revisions: {
@@ -1347,6 +1360,8 @@ export interface components {
         | null;
       /** @description Units available; checkout takes from it, cancelling gives back, as it was in this revision */
       stock: number | null;
+      /** @description What a unit costs the shop, in minor units (administrators only), as it was in this revision */
+      cost_cents?: number | null;
     };
     /**
      * @description Something the shop sells, at a price, with its stock. Anyone may read; administrators change. Every create and update writes a revision.
@@ -1359,7 +1374,8 @@ export interface components {
      *       "description": "description text",
      *       "price_cents": 1250,
      *       "currency": "EUR",
-     *       "stock": 1
+     *       "stock": 1,
+     *       "cost_cents": 1250
      *     }
      */
     products: {
@@ -1405,6 +1421,8 @@ export interface components {
         | 'AUD';
       /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
+      /** @description What a unit costs the shop, in minor units (administrators only) */
+      cost_cents?: number | null;
     };
     /**
      * @description One of products, as POST answers it
@@ -1417,7 +1435,8 @@ export interface components {
      *       "description": "description text",
      *       "price_cents": 1250,
      *       "currency": "EUR",
-     *       "stock": 1
+     *       "stock": 1,
+     *       "cost_cents": 1250
      *     }
      */
     'products.created': {
@@ -1463,6 +1482,8 @@ export interface components {
         | 'AUD';
       /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
+      /** @description What a unit costs the shop, in minor units (administrators only) */
+      cost_cents?: number | null;
     };
     /**
      * @description The body of POST /products
@@ -1473,7 +1494,8 @@ export interface components {
      *         "description": "description text",
      *         "price_cents": 1250,
      *         "currency": "EUR",
-     *         "stock": 1
+     *         "stock": 1,
+     *         "cost_cents": 1250
      *       }
      *     }
      */
@@ -1510,6 +1532,8 @@ export interface components {
           | 'AUD';
         /** @description Units available; checkout takes from it, cancelling gives back */
         stock: number;
+        /** @description What a unit costs the shop, in minor units (administrators only) */
+        cost_cents?: number | null;
       };
     };
     /**
@@ -1522,7 +1546,8 @@ export interface components {
      *         "description": "description text",
      *         "price_cents": 1250,
      *         "currency": "EUR",
-     *         "stock": 1
+     *         "stock": 1,
+     *         "cost_cents": 1250
      *       }
      *     }
      */
@@ -1561,6 +1586,8 @@ export interface components {
           | 'AUD';
         /** @description Units available; checkout takes from it, cancelling gives back */
         stock?: number;
+        /** @description What a unit costs the shop, in minor units (administrators only) */
+        cost_cents?: number | null;
       };
     };
     /**
@@ -2459,6 +2486,22 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'cart_items.filter.product.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'cart_items.order': (
       | 'id'
@@ -3233,6 +3276,22 @@ export interface components {
      * @example {}
      */
     'carts.filter.cart_items.product.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cart_items.product.cost_cents (integer), combined with AND: filter[cart_items.product.cost_cents][operator]=value, or filter[cart_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'carts.filter.cart_items.product.cost_cents': {
       eq?: number;
       ne?: number;
       lt?: number;
@@ -4067,6 +4126,24 @@ export interface components {
       null?: boolean;
     };
     /**
+     * @description Conditions on order.admin_note (string), combined with AND: filter[order.admin_note][operator]=value, or filter[order.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.order.admin_note': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
      * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
      * @example {}
      */
@@ -4404,6 +4481,22 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'order_items.filter.product.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'order_items.order': (
       | 'id'
@@ -4590,6 +4683,24 @@ export interface components {
       gte?: string;
       /** @description Comma-separated values, any of which matches */
       in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on admin_note (string), combined with AND: filter[admin_note][operator]=value, or filter[admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'orders.filter.admin_note': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
       /** @description true: is null; false: is not */
       null?: boolean;
     };
@@ -5245,6 +5356,22 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on order_items.product.cost_cents (integer), combined with AND: filter[order_items.product.cost_cents][operator]=value, or filter[order_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'orders.filter.order_items.product.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'orders.order': (
       | 'id'
@@ -5263,6 +5390,8 @@ export interface components {
       | '-currency'
       | 'requested_delivery_date'
       | '-requested_delivery_date'
+      | 'admin_note'
+      | '-admin_note'
       | 'user_id'
       | '-user_id'
     )[];
@@ -5469,6 +5598,22 @@ export interface components {
       null?: boolean;
     };
     /**
+     * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'product_revisions.filter.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
      * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
      * @example {}
      */
@@ -5636,6 +5781,22 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'product_revisions.filter.product.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'product_revisions.order': (
       | 'id'
@@ -5658,6 +5819,8 @@ export interface components {
       | '-currency'
       | 'stock'
       | '-stock'
+      | 'cost_cents'
+      | '-cost_cents'
     )[];
     /**
      * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
@@ -5816,6 +5979,22 @@ export interface components {
      * @example {}
      */
     'products.filter.stock': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'products.filter.cost_cents': {
       eq?: number;
       ne?: number;
       lt?: number;
@@ -6029,6 +6208,22 @@ export interface components {
       /** @description true: is null; false: is not */
       null?: boolean;
     };
+    /**
+     * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'products.filter.revisions.cost_cents': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
     /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
     'products.order': (
       | 'id'
@@ -6047,6 +6242,8 @@ export interface components {
       | '-currency'
       | 'stock'
       | '-stock'
+      | 'cost_cents'
+      | '-cost_cents'
     )[];
     /**
      * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
@@ -7190,6 +7387,24 @@ export interface components {
       null?: boolean;
     };
     /**
+     * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'users.filter.orders.admin_note': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
      * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
      * @example {}
      */
@@ -7555,6 +7770,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['cart_items.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -7911,6 +8131,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['cart_items.filter.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8426,6 +8651,11 @@ export interface operations {
          * @example {}
          */
         'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
+        /**
+         * @description Conditions on cart_items.product.cost_cents (integer), combined with AND: filter[cart_items.product.cost_cents][operator]=value, or filter[cart_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.cost_cents]'?: components['parameters']['carts.filter.cart_items.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8564,6 +8794,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['products.filter.cost_cents'];
+        /**
          * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -8613,6 +8848,11 @@ export interface operations {
          * @example {}
          */
         'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
+        /**
+         * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.cost_cents]'?: components['parameters']['products.filter.revisions.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -8900,6 +9140,11 @@ export interface operations {
          * @example {}
          */
         'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
+        /**
+         * @description Conditions on cart_items.product.cost_cents (integer), combined with AND: filter[cart_items.product.cost_cents][operator]=value, or filter[cart_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.cost_cents]'?: components['parameters']['carts.filter.cart_items.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['carts.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -9171,6 +9416,11 @@ export interface operations {
          * @example {}
          */
         'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
+        /**
+         * @description Conditions on cart_items.product.cost_cents (integer), combined with AND: filter[cart_items.product.cost_cents][operator]=value, or filter[cart_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.cost_cents]'?: components['parameters']['carts.filter.cart_items.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -9448,6 +9698,11 @@ export interface operations {
          * @example {}
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
         /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
@@ -9750,6 +10005,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['cart_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['cart_items.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['cart_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -10432,6 +10692,11 @@ export interface operations {
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
         /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
+        /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -10664,6 +10929,11 @@ export interface operations {
          */
         'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
         /**
+         * @description Conditions on order.admin_note (string), combined with AND: filter[order.admin_note][operator]=value, or filter[order.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.admin_note]'?: components['parameters']['order_items.filter.order.admin_note'];
+        /**
          * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -10748,6 +11018,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['order_items.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -10915,6 +11190,11 @@ export interface operations {
          */
         'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
         /**
+         * @description Conditions on order.admin_note (string), combined with AND: filter[order.admin_note][operator]=value, or filter[order.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.admin_note]'?: components['parameters']['order_items.filter.order.admin_note'];
+        /**
          * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -10999,6 +11279,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['order_items.filter.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -11137,6 +11422,11 @@ export interface operations {
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
+         * @description Conditions on admin_note (string), combined with AND: filter[admin_note][operator]=value, or filter[admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[admin_note]'?: components['parameters']['orders.filter.admin_note'];
+        /**
          * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
@@ -11301,6 +11591,11 @@ export interface operations {
          * @example {}
          */
         'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
+        /**
+         * @description Conditions on order_items.product.cost_cents (integer), combined with AND: filter[order_items.product.cost_cents][operator]=value, or filter[order_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.cost_cents]'?: components['parameters']['orders.filter.order_items.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -11439,6 +11734,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['products.filter.cost_cents'];
+        /**
          * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -11488,6 +11788,11 @@ export interface operations {
          * @example {}
          */
         'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
+        /**
+         * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.cost_cents]'?: components['parameters']['products.filter.revisions.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -11625,6 +11930,11 @@ export interface operations {
          * @example {}
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
+        /**
+         * @description Conditions on admin_note (string), combined with AND: filter[admin_note][operator]=value, or filter[admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[admin_note]'?: components['parameters']['orders.filter.admin_note'];
         /**
          * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
@@ -11790,6 +12100,11 @@ export interface operations {
          * @example {}
          */
         'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
+        /**
+         * @description Conditions on order_items.product.cost_cents (integer), combined with AND: filter[order_items.product.cost_cents][operator]=value, or filter[order_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.cost_cents]'?: components['parameters']['orders.filter.order_items.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -12032,6 +12347,11 @@ export interface operations {
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
+         * @description Conditions on admin_note (string), combined with AND: filter[admin_note][operator]=value, or filter[admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[admin_note]'?: components['parameters']['orders.filter.admin_note'];
+        /**
          * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
@@ -12196,6 +12516,11 @@ export interface operations {
          * @example {}
          */
         'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
+        /**
+         * @description Conditions on order_items.product.cost_cents (integer), combined with AND: filter[order_items.product.cost_cents][operator]=value, or filter[order_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.cost_cents]'?: components['parameters']['orders.filter.order_items.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -12613,6 +12938,11 @@ export interface operations {
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
         /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
+        /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -12845,6 +13175,11 @@ export interface operations {
          */
         'filter[order.requested_delivery_date]'?: components['parameters']['order_items.filter.order.requested_delivery_date'];
         /**
+         * @description Conditions on order.admin_note (string), combined with AND: filter[order.admin_note][operator]=value, or filter[order.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order.admin_note]'?: components['parameters']['order_items.filter.order.admin_note'];
+        /**
          * @description Conditions on order.user_id (string), combined with AND: filter[order.user_id][operator]=value, or filter[order.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -12929,6 +13264,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['order_items.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['order_items.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['order_items.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -13073,6 +13413,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['product_revisions.filter.cost_cents'];
+        /**
          * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -13112,6 +13457,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['product_revisions.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -13233,6 +13583,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['product_revisions.filter.cost_cents'];
+        /**
          * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -13272,6 +13627,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['product_revisions.filter.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -13399,6 +13759,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['products.filter.cost_cents'];
+        /**
          * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -13448,6 +13813,11 @@ export interface operations {
          * @example {}
          */
         'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
+        /**
+         * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.cost_cents]'?: components['parameters']['products.filter.revisions.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -13575,6 +13945,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['products.filter.cost_cents'];
+        /**
          * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -13624,6 +13999,11 @@ export interface operations {
          * @example {}
          */
         'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
+        /**
+         * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.cost_cents]'?: components['parameters']['products.filter.revisions.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at, name, -name, price_cents, -price_cents; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['products.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -13864,6 +14244,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['products.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['products.filter.cost_cents'];
+        /**
          * @description Conditions on revisions.id (string), combined with AND: filter[revisions.id][operator]=value, or filter[revisions.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -13913,6 +14298,11 @@ export interface operations {
          * @example {}
          */
         'filter[revisions.stock]'?: components['parameters']['products.filter.revisions.stock'];
+        /**
+         * @description Conditions on revisions.cost_cents (integer), combined with AND: filter[revisions.cost_cents][operator]=value, or filter[revisions.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[revisions.cost_cents]'?: components['parameters']['products.filter.revisions.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -14296,6 +14686,11 @@ export interface operations {
          */
         'filter[stock]'?: components['parameters']['product_revisions.filter.stock'];
         /**
+         * @description Conditions on cost_cents (integer), combined with AND: filter[cost_cents][operator]=value, or filter[cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[cost_cents]'?: components['parameters']['product_revisions.filter.cost_cents'];
+        /**
          * @description Conditions on product.id (string), combined with AND: filter[product.id][operator]=value, or filter[product.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -14335,6 +14730,11 @@ export interface operations {
          * @example {}
          */
         'filter[product.stock]'?: components['parameters']['product_revisions.filter.product.stock'];
+        /**
+         * @description Conditions on product.cost_cents (integer), combined with AND: filter[product.cost_cents][operator]=value, or filter[product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[product.cost_cents]'?: components['parameters']['product_revisions.filter.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['product_revisions.order'];
         /** @description The cursor of the previous page, to fetch the next one */
@@ -15205,6 +15605,11 @@ export interface operations {
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
         /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
+        /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
          */
@@ -15531,6 +15936,11 @@ export interface operations {
          * @example {}
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
         /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
@@ -15951,6 +16361,11 @@ export interface operations {
          * @example {}
          */
         'filter[orders.requested_delivery_date]'?: components['parameters']['users.filter.orders.requested_delivery_date'];
+        /**
+         * @description Conditions on orders.admin_note (string), combined with AND: filter[orders.admin_note][operator]=value, or filter[orders.admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[orders.admin_note]'?: components['parameters']['users.filter.orders.admin_note'];
         /**
          * @description Conditions on orders.user_id (string), combined with AND: filter[orders.user_id][operator]=value, or filter[orders.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
          * @example {}
@@ -16525,6 +16940,11 @@ export interface operations {
          * @example {}
          */
         'filter[cart_items.product.stock]'?: components['parameters']['carts.filter.cart_items.product.stock'];
+        /**
+         * @description Conditions on cart_items.product.cost_cents (integer), combined with AND: filter[cart_items.product.cost_cents][operator]=value, or filter[cart_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[cart_items.product.cost_cents]'?: components['parameters']['carts.filter.cart_items.product.cost_cents'];
       };
       header?: {
         /** @description ETags the client holds: when one is current, 304 with no body. */
@@ -16856,6 +17276,11 @@ export interface operations {
          */
         'filter[requested_delivery_date]'?: components['parameters']['orders.filter.requested_delivery_date'];
         /**
+         * @description Conditions on admin_note (string), combined with AND: filter[admin_note][operator]=value, or filter[admin_note]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[admin_note]'?: components['parameters']['orders.filter.admin_note'];
+        /**
          * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
          * @example {}
          */
@@ -17020,6 +17445,11 @@ export interface operations {
          * @example {}
          */
         'filter[order_items.product.stock]'?: components['parameters']['orders.filter.order_items.product.stock'];
+        /**
+         * @description Conditions on order_items.product.cost_cents (integer), combined with AND: filter[order_items.product.cost_cents][operator]=value, or filter[order_items.product.cost_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[order_items.product.cost_cents]'?: components['parameters']['orders.filter.order_items.product.cost_cents'];
         /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
         order?: components['parameters']['orders.order'];
         /** @description The cursor of the previous page, to fetch the next one */

@@ -22,3 +22,9 @@ export function mayUse(level: AccessLevel | undefined, caller: Caller | undefine
   if (level === 'authenticated') return caller !== undefined;
   return level === 'admin' && caller?.role === ADMIN_ROLE;
 }
+
+/** The level a caller's view of a resource is drawn for (SPEC 1.16). */
+export function levelOf(caller: Caller | undefined): AccessLevel {
+  if (!caller) return 'public';
+  return caller.role === ADMIN_ROLE ? 'admin' : 'authenticated';
+}

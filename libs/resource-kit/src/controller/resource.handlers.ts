@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { assertPermitted } from '../auth/authenticator';
-import type { Caller } from '../auth/caller';
+import { levelOf, type Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import { notFound } from '../errors/kit.error';
 import { expectAnswer, type Envelope } from '../http/answer';
@@ -10,6 +10,7 @@ import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
+import { inView, viewFor } from '../metadata/views';
 import type { Page } from '../persistence/selection';
 import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -37,22 +38,21 @@ export class ResourceHandlers {
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
 
-  private readonly definitionOf = (entity: EntityClass) =>
-    this.registry.serviceOf(entity).definition;
-
   list(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
-      const query = this.query(request, 'collection', service.definition);
+      const view = viewFor(service.definition, levelOf(caller));
+      const query = this.query(request, 'collection', view, caller);
       const page = await service.list(query, contextOf(request, caller));
-      return this.page(request, service.definition, page);
+      return this.page(request, view, page);
     });
   }
 
   read(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller, id }) => {
-      const { filters } = this.query(request, 'item', service.definition);
+      const view = viewFor(service.definition, levelOf(caller));
+      const { filters } = this.query(request, 'item', view, caller);
       const entity = await service.read(id!, contextOf(request, caller), filters);
-      return this.one(request, service.definition, entity);
+      return this.one(request, view, entity);
     });
   }
 
@@ -64,7 +64,7 @@ export class ResourceHandlers {
    */
   create(call: ResourceCall, request: Request, response: Response): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
-      const { definition } = service;
+      const definition = viewFor(service.definition, levelOf(caller));
       // A deprecated creation says so in every answer it gives (SPEC 1.9).
       response.set(deprecationHeadersOf(definition));
       await this.body.read(request, request.res!);
@@ -80,8 +80,9 @@ export class ResourceHandlers {
       const created =
         definition.idempotency === false
           ? await create()
-          : await this.idempotency.once(request, response, create, (data) =>
-              service.replay(data, context),
+          : await this.idempotency.once(request, response, create, async (data) =>
+              // A stored answer holds every member: the caller's view of it (SPEC 1.16).
+              inView(definition, await service.replay(data, context)),
             );
       // Declared once there is an answer: a failure is the exception filter's to write.
       expectAnswer(request, { definition, created: true, page: false });
@@ -93,17 +94,18 @@ export class ResourceHandlers {
     return this.run(call, request, async ({ service, caller, id }) => {
       await this.body.read(request, request.res!);
       const context = contextOf(request, caller);
-      const input = parseInput(request.body, service.definition, 'patch', id);
-      await assertReferencesVisible(service.definition, input, context, this.registry);
+      const view = viewFor(service.definition, levelOf(caller));
+      const input = parseInput(request.body, view, 'patch', id);
+      await assertReferencesVisible(view, input, context, this.registry);
       const entity = await service.update(id!, input, context);
-      return this.one(request, service.definition, entity);
+      return this.one(request, view, entity);
     });
   }
 
   delete(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller, id }) => {
       const entity = await service.remove(id!, contextOf(request, caller));
-      return this.one(request, service.definition, entity);
+      return this.one(request, viewFor(service.definition, levelOf(caller)), entity);
     });
   }
 
@@ -125,19 +127,20 @@ export class ResourceHandlers {
       const operation = toOne ? 'read' : 'list';
       assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
       if (isPrivate(related.definition, operation)) response.set(NO_STORE);
+      const view = viewFor(related.definition, levelOf(caller));
       if (toOne) {
-        const { filters } = this.query(request, 'to-one', related.definition);
+        const { filters } = this.query(request, 'to-one', view, caller);
         const targetId = owner[toOne.property] as string | null;
         if (targetId === null) {
-          expectAnswer(request, { definition: related.definition, created: false, page: false });
+          expectAnswer(request, { definition: view, created: false, page: false });
           return { data: null };
         }
         const entity = await related.read(targetId, context, filters);
-        return this.one(request, related.definition, entity);
+        return this.one(request, view, entity);
       }
-      const query = this.query(request, 'relationship', related.definition);
+      const query = this.query(request, 'relationship', view, caller);
       const page = await related.list(query, context, { property: toMany!.inverse, id: id! });
-      return this.page(request, related.definition, page);
+      return this.page(request, view, page);
     });
   }
 
@@ -150,11 +153,18 @@ export class ResourceHandlers {
     return tracer ? traced(tracer, call, request, () => work(call)) : work(call);
   }
 
-  private query(request: Request, shape: PathShape | 'to-one', definition: ResourceDefinition) {
-    return parseResourceQuery(queryStringOf(request.url), shape, definition, {
+  // Filters and orders name only what the caller may read, on related resources too.
+  private query(
+    request: Request,
+    shape: PathShape | 'to-one',
+    view: ResourceDefinition,
+    caller: Caller | undefined,
+  ) {
+    return parseResourceQuery(queryStringOf(request.url), shape, view, {
       pagination: this.options.pagination,
       limits: this.options.pageSize,
-      definitionOf: this.definitionOf,
+      definitionOf: (entity: EntityClass) =>
+        viewFor(this.registry.serviceOf(entity).definition, levelOf(caller)),
     });
   }
 

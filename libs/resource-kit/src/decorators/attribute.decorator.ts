@@ -1,5 +1,5 @@
 import { Column, ColumnOptions } from 'typeorm';
-import type { AttributeType, EntityClass, Visibility } from '../metadata/definition';
+import type { AccessLevel, AttributeType, EntityClass, Visibility } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
 import { MemberDeclaration, recordMember } from '../metadata/member-declarations';
 
@@ -36,6 +36,14 @@ export interface AttributeOptions {
    * expression the filter compares serves it. SQLite scans (see the kit README).
    */
   searchable?: boolean;
+  /**
+   * Who reads it (SPEC 1.16), within what the resource's access allows: `'authenticated'` or
+   * `'admin'`. Any other caller's answers leave it out (absent, not null), and filters and
+   * orders on it are 400 as for a member that does not exist.
+   */
+  readableBy?: AccessLevel;
+  /** Who writes it: `'authenticated'` or `'admin'`; any other caller's input naming it is 400. */
+  writableBy?: AccessLevel;
   /** `false` for an attribute the entity does not store (a password, a token). */
   column?: false | Pick<ColumnOptions, 'default' | 'unique'>;
 }
@@ -81,6 +89,8 @@ function memberOf(property: string, options: AttributeOptions): MemberDeclaratio
     max: options.max,
     ...(options.indexed && { indexed: true }),
     ...(options.searchable && { searchable: true }),
+    ...(options.readableBy && { readableBy: options.readableBy }),
+    ...(options.writableBy && { writableBy: options.writableBy }),
   };
 }
 

@@ -37,8 +37,10 @@ export function revisionsOf(
   })(prototype, 'revision');
   for (const attribute of described.attributes) {
     if (!isQueryable(attribute) || OWN_MEMBERS.has(attribute.property)) continue;
-    const { description, type, values, format, maxLength, minLength, min, max } = attribute;
+    const { description, type, values, format, maxLength, minLength, min, max, readableBy } =
+      attribute;
     Attribute({
+      readableBy,
       description: description && `${description}, as it was in this revision`,
       type,
       values,

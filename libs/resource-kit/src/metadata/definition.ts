@@ -56,6 +56,10 @@ export interface AttributeDefinition {
   readonly indexed?: boolean;
   /** Declared with a trigram index for `contains` (PostgreSQL). */
   readonly searchable?: boolean;
+  /** Who reads it, when not everyone the resource's access lets read (SPEC 1.16). */
+  readonly readableBy?: AccessLevel;
+  /** Who writes it, when not everyone the resource's access lets write (SPEC 1.16). */
+  readonly writableBy?: AccessLevel;
 }
 
 export interface ReferenceDefinition {

@@ -16,6 +16,8 @@ import { assertIfMatch } from '../conditional/precondition';
 import { isForeignKeyViolation } from '../persistence/database-errors';
 import { deleteRefusal } from './delete-refusal';
 import { ownerPathProblem } from '../metadata/owner-path';
+import { viewFor } from '../metadata/views';
+import { levelOf } from '../auth/caller';
 
 /**
  * The behaviour of one resource. Feature teams extend it and override the named hooks;
@@ -207,7 +209,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       ? await this.selection(write, operation).equals('id', id).rows(true)
       : [];
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
-    assertIfMatch(this.definition, entity, write.ifMatch);
+    // The ETag the caller was given is of its own view (SPEC 1.16).
+    assertIfMatch(viewFor(this.definition, levelOf(write.caller)), entity, write.ifMatch);
     return entity;
   }
 

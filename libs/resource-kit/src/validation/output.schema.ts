@@ -23,7 +23,8 @@ export function outputSchema(
     required: [
       'type',
       'id',
-      ...shown.map((a) => a.name),
+      // A member some callers may not read is absent from their answers (SPEC 1.16).
+      ...shown.filter((a) => !a.readableBy).map((a) => a.name),
       ...definition.polymorphic.map((p) => p.name),
     ],
     properties: {

@@ -98,6 +98,17 @@ export class Order extends ResourceEntity {
   })
   requestedDeliveryDate!: string | null;
 
+  @Attribute({
+    type: 'string',
+    maxLength: 2000,
+    optional: true,
+    nullable: true,
+    readableBy: 'admin',
+    writableBy: 'admin',
+    description: 'A note on the order for the shop\u2019s staff (administrators only)',
+  })
+  adminNote!: string | null;
+
   @ToOne(() => User, { writable: false, description: 'The customer who ordered' })
   userId!: string;
 }

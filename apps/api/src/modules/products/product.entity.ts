@@ -61,6 +61,17 @@ export class Product extends ResourceEntity {
     description: 'Units available; checkout takes from it, cancelling gives back',
   })
   stock!: number;
+
+  @Attribute({
+    type: 'integer',
+    min: 0,
+    optional: true,
+    nullable: true,
+    readableBy: 'admin',
+    writableBy: 'admin',
+    description: 'What a unit costs the shop, in minor units (administrators only)',
+  })
+  costCents!: number | null;
 }
 
 /** One row per create or update of a product, as it was then (stock moved by orders writes none). */
