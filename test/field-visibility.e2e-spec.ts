@@ -96,6 +96,20 @@ describe('members only administrators read and write', () => {
     await request(service.http).get(path).set('If-None-Match', ownTag).expect(304);
   });
 
+  it('marks them in the OpenAPI document, optional in outputs', async () => {
+    const { body } = await request(service.http).get('/openapi.json').expect(200);
+    const product = body.components.schemas.products as {
+      required: string[];
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(product.required).not.toContain('cost_cents');
+    expect(product.properties.cost_cents).toMatchObject({
+      'x-readable-by': 'admin',
+      'x-writable-by': 'admin',
+      description: expect.stringContaining('Read by administrators only'),
+    });
+  });
+
   it("replays a customer's create without administrators' members", async () => {
     const item = (
       await shop

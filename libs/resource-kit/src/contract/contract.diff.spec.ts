@@ -75,6 +75,11 @@ describe('breakingChanges', () => {
 
   it('finds nothing between a contract and itself, or when things are added', () => {
     expect(breakingChanges(contract(), contract())).toEqual([]);
+    // Widening who reads or writes a member (SPEC 1.16) is additive.
+    const narrow = structuredClone(contract());
+    narrow.resources.books.attributes.pages.readableBy = 'admin';
+    narrow.resources.books.attributes.pages.writableBy = 'admin';
+    expect(breakingChanges(narrow, contract())).toEqual([]);
     expect(
       changed((next) => {
         next.resources.books.operations.delete = 'admin';
@@ -127,6 +132,16 @@ describe('breakingChanges', () => {
       'a response header no longer sent',
       (n: Contract) => (n.resources.books.headers!.read.response = []),
       'books: operation read no longer sends ETag',
+    ],
+    [
+      'a member narrowed from every caller to administrators (SPEC 1.16)',
+      (n: Contract) => (n.resources.books.attributes.pages.readableBy = 'admin'),
+      'books.pages: now read by admin only (was every caller)',
+    ],
+    [
+      'a member written by fewer callers',
+      (n: Contract) => (n.resources.books.attributes.pages.writableBy = 'authenticated'),
+      'books.pages: now written by authenticated only (was every caller)',
     ],
     [
       'a removed attribute',

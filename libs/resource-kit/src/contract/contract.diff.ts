@@ -1,3 +1,4 @@
+import type { AccessLevel } from '../metadata/definition';
 import type { AttributeContract, Contract, ResourceContract } from './contract';
 
 const STRICTNESS = { public: 0, authenticated: 1, admin: 2 } as const;
@@ -106,6 +107,17 @@ function attributeChanges(
   note(!was.nullable && now.nullable, 'output may now be null');
   note(was.output === 'always' && now.output !== 'always', 'output may now be missing');
   note(was.filterable && !now.filterable, 'no longer filterable or orderable');
+  // SPEC 1.16: fewer callers may read or write it.
+  const narrowed = (before?: AccessLevel, after?: AccessLevel) =>
+    STRICTNESS[after ?? 'public'] > STRICTNESS[before ?? 'public'];
+  note(
+    narrowed(was.readableBy, now.readableBy),
+    `now read by ${now.readableBy} only (was ${was.readableBy ?? 'every caller'})`,
+  );
+  note(
+    narrowed(was.writableBy, now.writableBy),
+    `now written by ${now.writableBy} only (was ${was.writableBy ?? 'every caller'})`,
+  );
   note(
     tighter(was.maxLength, now.maxLength, (a, b) => b < a),
     `maximum length lowered to ${now.maxLength}`,

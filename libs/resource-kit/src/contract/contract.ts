@@ -20,6 +20,9 @@ export interface AttributeContract {
    */
   indexed?: boolean;
   searchable?: boolean;
+  /** Who reads and who writes it (SPEC 1.16); absent in snapshots from before, as `public`. */
+  readableBy?: AccessLevel;
+  writableBy?: AccessLevel;
   minLength: number | null;
   maxLength: number | null;
   min: number | null;
@@ -97,6 +100,8 @@ function describeAttributes(definition: ResourceDefinition): Record<string, Attr
         ...describeAttribute(attribute),
         indexed: backing.filters.has(attribute.property),
         searchable: backing.searches.has(attribute.property),
+        ...(attribute.readableBy && { readableBy: attribute.readableBy }),
+        ...(attribute.writableBy && { writableBy: attribute.writableBy }),
       },
     ]),
   );

@@ -21,6 +21,7 @@ export function withPropertyDescriptions(
         {
           ...(isReference(definition, name) ? describedReference(property) : property),
           description: memberDescription(definition, name),
+          ...restrictionMarks(definition, name),
         },
       ]),
     ),
@@ -56,7 +57,28 @@ function describedReference(schema: JsonSchema): JsonSchema {
 function memberDescription(definition: ResourceDefinition, name: string): string | undefined {
   const attribute = definition.attributeByName.get(name);
   const reference = definition.polymorphic.find((candidate) => candidate.name === name);
-  return attribute?.description ?? reference?.description ?? KIT_MEMBERS[name];
+  const text = attribute?.description ?? reference?.description ?? KIT_MEMBERS[name];
+  const restricted = [
+    attribute?.readableBy &&
+      `Read by ${RESTRICTED_TO[attribute.readableBy]} only: absent from other callers' answers.`,
+    attribute?.writableBy && `Written by ${RESTRICTED_TO[attribute.writableBy]} only.`,
+  ].filter(Boolean);
+  return restricted.length > 0 ? [text, ...restricted].filter(Boolean).join('. ') : text;
+}
+
+const RESTRICTED_TO: Readonly<Record<AccessLevel, string>> = {
+  public: 'every caller',
+  authenticated: 'authenticated callers',
+  admin: 'administrators',
+};
+
+// SPEC 1.16: who reads and who writes a restricted member, for tools as well as readers.
+function restrictionMarks(definition: ResourceDefinition, name: string): JsonSchema {
+  const attribute = definition.attributeByName.get(name);
+  return {
+    ...(attribute?.readableBy && { 'x-readable-by': attribute.readableBy }),
+    ...(attribute?.writableBy && { 'x-writable-by': attribute.writableBy }),
+  };
 }
 
 const ACCESS_TEXT: Readonly<Record<AccessLevel, string>> = {

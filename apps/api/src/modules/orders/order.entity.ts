@@ -105,7 +105,7 @@ export class Order extends ResourceEntity {
     nullable: true,
     readableBy: 'admin',
     writableBy: 'admin',
-    description: 'A note on the order for the shop\u2019s staff (administrators only)',
+    description: 'A note on the order for the shop\u2019s staff',
   })
   adminNote!: string | null;
 

@@ -69,7 +69,7 @@ export class Product extends ResourceEntity {
     nullable: true,
     readableBy: 'admin',
     writableBy: 'admin',
-    description: 'What a unit costs the shop, in minor units (administrators only)',
+    description: 'What a unit costs the shop, in minor units',
   })
   costCents!: number | null;
 }
