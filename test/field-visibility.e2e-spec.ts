@@ -15,6 +15,14 @@ describe('members only administrators read and write', () => {
   let product: Row;
   let customer: { token: string; user: { id: string } };
   let order: Row;
+  // One kettle in the customer's cart, to check out.
+  const putInCart = async () =>
+    (
+      await shop
+        .as(customer.token)
+        .post('/cart_items', { cart_id: customer.user.id, product_id: product.id, quantity: 1 })
+        .expect(201)
+    ).body.data as Row;
 
   beforeAll(async () => {
     service = await startTestApp();
@@ -22,12 +30,7 @@ describe('members only administrators read and write', () => {
     const body = { name: 'Kettle', price_cents: 2500, stock: 10, cost_cents: 1400 };
     product = (await admin().post('/products', body).expect(201)).body.data as Row;
     customer = await shop.customer(unique('cy'));
-    const item = (
-      await shop
-        .as(customer.token)
-        .post('/cart_items', { cart_id: customer.user.id, product_id: product.id, quantity: 1 })
-        .expect(201)
-    ).body.data as Row;
+    const item = await putInCart();
     order = (
       await shop
         .as(customer.token)
@@ -103,20 +106,13 @@ describe('members only administrators read and write', () => {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(product.required).not.toContain('cost_cents');
-    expect(product.properties.cost_cents).toMatchObject({
-      'x-readable-by': 'admin',
-      'x-writable-by': 'admin',
-      description: expect.stringContaining('Read by administrators only'),
-    });
+    expect(product.properties.cost_cents.description).toBe(
+      "What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only.",
+    );
   });
 
   it("replays a customer's create without administrators' members", async () => {
-    const item = (
-      await shop
-        .as(customer.token)
-        .post('/cart_items', { cart_id: customer.user.id, product_id: product.id, quantity: 1 })
-        .expect(201)
-    ).body.data as Row;
+    const item = await putInCart();
     const key = randomUUID();
     const send = () =>
       request(service.http)

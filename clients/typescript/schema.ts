@@ -1158,7 +1158,7 @@ export interface components {
        * @description The day the customer would like it delivered; not before today (UTC)
        */
       requested_delivery_date: string | null;
-      /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+      /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers. Written by administrators only. */
       admin_note?: string | null;
       /** @description The customer who ordered */
       user_id: string;
@@ -1228,7 +1228,7 @@ export interface components {
        * @description The day the customer would like it delivered; not before today (UTC)
        */
       requested_delivery_date: string | null;
-      /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+      /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers. Written by administrators only. */
       admin_note?: string | null;
       /** @description The customer who ordered */
       user_id: string;
@@ -1261,7 +1261,7 @@ export interface components {
          * @description The day the customer would like it delivered; not before today (UTC)
          */
         requested_delivery_date?: string | null;
-        /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+        /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers. Written by administrators only. */
         admin_note?: string | null;
       };
     };
@@ -1291,7 +1291,7 @@ export interface components {
          * @enum {string}
          */
         status?: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
-        /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+        /** @description A note on the order for the shop’s staff. Read by administrators only: absent from other callers' answers. Written by administrators only. */
         admin_note?: string | null;
       };
     };
@@ -1421,7 +1421,7 @@ export interface components {
         | 'AUD';
       /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
-      /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+      /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only. */
       cost_cents?: number | null;
     };
     /**
@@ -1482,7 +1482,7 @@ export interface components {
         | 'AUD';
       /** @description Units available; checkout takes from it, cancelling gives back */
       stock: number;
-      /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+      /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only. */
       cost_cents?: number | null;
     };
     /**
@@ -1532,7 +1532,7 @@ export interface components {
           | 'AUD';
         /** @description Units available; checkout takes from it, cancelling gives back */
         stock: number;
-        /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+        /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only. */
         cost_cents?: number | null;
       };
     };
@@ -1586,7 +1586,7 @@ export interface components {
           | 'AUD';
         /** @description Units available; checkout takes from it, cancelling gives back */
         stock?: number;
-        /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers.. Written by administrators only. */
+        /** @description What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only. */
         cost_cents?: number | null;
       };
     };

@@ -31,6 +31,9 @@ export function requestLog(logger: Logger) {
     if (logger.isLevelEnabled(level)) logger[level](requestLine(this), 'request completed');
   }
   return (request: Request, response: Response, next: NextFunction): void => {
+    // Node keeps the peer's address once read while the socket is open: a line written after
+    // the client (or a gateway) closed the connection still names it.
+    void request.socket.remoteAddress;
     const offered = request.headers['x-request-id'];
     const id =
       typeof offered === 'string' && ACCEPTABLE_REQUEST_ID.test(offered) ? offered : randomUUID();

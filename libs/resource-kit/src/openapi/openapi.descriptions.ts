@@ -21,7 +21,6 @@ export function withPropertyDescriptions(
         {
           ...(isReference(definition, name) ? describedReference(property) : property),
           description: memberDescription(definition, name),
-          ...restrictionMarks(definition, name),
         },
       ]),
     ),
@@ -63,7 +62,9 @@ function memberDescription(definition: ResourceDefinition, name: string): string
       `Read by ${RESTRICTED_TO[attribute.readableBy]} only: absent from other callers' answers.`,
     attribute?.writableBy && `Written by ${RESTRICTED_TO[attribute.writableBy]} only.`,
   ].filter(Boolean);
-  return restricted.length > 0 ? [text, ...restricted].filter(Boolean).join('. ') : text;
+  if (restricted.length === 0) return text;
+  const sentence = text && (text.endsWith('.') ? text : `${text}.`);
+  return [sentence, ...restricted].filter(Boolean).join(' ');
 }
 
 const RESTRICTED_TO: Readonly<Record<AccessLevel, string>> = {
@@ -71,15 +72,6 @@ const RESTRICTED_TO: Readonly<Record<AccessLevel, string>> = {
   authenticated: 'authenticated callers',
   admin: 'administrators',
 };
-
-// SPEC 1.16: who reads and who writes a restricted member, for tools as well as readers.
-function restrictionMarks(definition: ResourceDefinition, name: string): JsonSchema {
-  const attribute = definition.attributeByName.get(name);
-  return {
-    ...(attribute?.readableBy && { 'x-readable-by': attribute.readableBy }),
-    ...(attribute?.writableBy && { 'x-writable-by': attribute.writableBy }),
-  };
-}
 
 const ACCESS_TEXT: Readonly<Record<AccessLevel, string>> = {
   public: 'Public: no token needed.',
