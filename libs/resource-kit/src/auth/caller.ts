@@ -1,4 +1,4 @@
-import type { AccessLevel } from '../metadata/definition';
+import { meets, type AccessLevel } from '../metadata/definition';
 
 /** An authenticated caller: a user id and a role (`admin` may do everything the verbs allow). */
 export interface Caller {
@@ -18,9 +18,7 @@ export const ADMIN_ROLE = 'admin';
 
 /** Whether `caller` (none when anonymous) may use an operation of this access level. */
 export function mayUse(level: AccessLevel | undefined, caller: Caller | undefined): boolean {
-  if (level === 'public') return true;
-  if (level === 'authenticated') return caller !== undefined;
-  return level === 'admin' && caller?.role === ADMIN_ROLE;
+  return level !== undefined && meets(levelOf(caller), level);
 }
 
 /** The level a caller's view of a resource is drawn for (SPEC 1.16). */

@@ -1,7 +1,5 @@
-import type { AccessLevel } from '../metadata/definition';
+import { meets, type AccessLevel } from '../metadata/definition';
 import type { AttributeContract, Contract, ResourceContract } from './contract';
-
-const STRICTNESS = { public: 0, authenticated: 1, admin: 2 } as const;
 
 /**
  * Every change from `previous` to `current` that can break a client written against
@@ -36,7 +34,7 @@ function operationChanges(
   return Object.entries(before.operations).flatMap(([operation, level]) => {
     const now = after.operations[operation];
     if (!now) return [`${type}: operation ${operation} removed`];
-    return STRICTNESS[now] > STRICTNESS[level]
+    return !meets(level, now)
       ? [`${type}: operation ${operation} now needs ${now} access (was ${level})`]
       : [];
   });
@@ -108,8 +106,7 @@ function attributeChanges(
   note(was.output === 'always' && now.output !== 'always', 'output may now be missing');
   note(was.filterable && !now.filterable, 'no longer filterable or orderable');
   // SPEC 1.16: fewer callers may read or write it.
-  const narrowed = (before?: AccessLevel, after?: AccessLevel) =>
-    STRICTNESS[after ?? 'public'] > STRICTNESS[before ?? 'public'];
+  const narrowed = (before?: AccessLevel, after?: AccessLevel) => !meets(before ?? 'public', after);
   note(
     narrowed(was.readableBy, now.readableBy),
     `now read by ${now.readableBy} only (was ${was.readableBy ?? 'every caller'})`,

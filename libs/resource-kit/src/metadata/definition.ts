@@ -5,6 +5,18 @@ export type Operation = (typeof OPERATIONS)[number];
 /** Who may use an operation: anyone, any authenticated caller, or administrators only. */
 export type AccessLevel = 'public' | 'authenticated' | 'admin';
 
+// From the least a caller needs to the most.
+const ACCESS_RANK: Readonly<Record<AccessLevel, number>> = {
+  public: 0,
+  authenticated: 1,
+  admin: 2,
+};
+
+/** Whether a caller of level `has` meets `needed` (none needed: `public`). */
+export function meets(has: AccessLevel, needed: AccessLevel = 'public'): boolean {
+  return ACCESS_RANK[has] >= ACCESS_RANK[needed];
+}
+
 export type AttributeType =
   | 'string'
   | 'integer'

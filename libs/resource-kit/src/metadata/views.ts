@@ -1,7 +1,9 @@
-import type { AccessLevel, AttributeDefinition, ResourceDefinition } from './definition';
-
-// From the least to the most a caller may do.
-const RANK: Readonly<Record<AccessLevel, number>> = { public: 0, authenticated: 1, admin: 2 };
+import {
+  meets,
+  type AccessLevel,
+  type AttributeDefinition,
+  type ResourceDefinition,
+} from './definition';
 
 const LEVELS: readonly AccessLevel[] = ['public', 'authenticated', 'admin'];
 
@@ -27,7 +29,7 @@ export function viewFor(definition: ResourceDefinition, level: AccessLevel): Res
 }
 
 function buildView(definition: ResourceDefinition, level: AccessLevel): ResourceDefinition {
-  const allows = (needed: AccessLevel | undefined) => RANK[needed ?? 'public'] <= RANK[level];
+  const allows = (needed: AccessLevel | undefined) => meets(level, needed);
   const attributes = definition.attributes
     .filter((attribute) => allows(attribute.readableBy))
     .map((attribute): AttributeDefinition =>
