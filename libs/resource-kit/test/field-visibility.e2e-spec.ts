@@ -33,6 +33,7 @@ describe('members only administrators read', () => {
       request(fixture.http).post(path).set('Authorization', `Bearer ${token}`).send({ data }),
   });
   const customer = as(FIXTURE_TOKENS.customer);
+  const otherCustomer = as(FIXTURE_TOKENS.otherCustomer);
   const admin = as(FIXTURE_TOKENS.admin);
 
   beforeAll(async () => {
@@ -58,5 +59,30 @@ describe('members only administrators read', () => {
     expect(leaked.text).not.toContain('internal-only');
     const shown = await admin.get(`/badges/${badgeId}`).set('X-Leak', 'on').expect(200);
     expect(shown.body.data.staff_note).toBe('internal-only');
+  });
+
+  // badges.holder_note is read and written by the badge's holder (and administrators).
+  it('shows a member of the owner level to the row’s owner, and to no one else', async () => {
+    const own = await customer.post('/badges', { holder_note: 'mine' }).expect(201);
+    expect(own.body.data.holder_note).toBe('mine');
+    const id = own.body.data.id as string;
+    expect((await customer.get(`/badges/${id}`).expect(200)).body.data.holder_note).toBe('mine');
+    const listed = await customer.get('/badges?filter[holder_note]=mine').expect(200);
+    expect((listed.body.data as { id: string }[]).map((badge) => badge.id)).toEqual([id]);
+    expect((await admin.get(`/badges/${id}`).expect(200)).body.data.holder_note).toBe('mine');
+    const badgeOfStaff = await admin.post('/badges', {}).expect(201);
+    expect(badgeOfStaff.body.data.holder_note).toBeNull();
+  });
+
+  it('shows the creator of a row given to someone else only the creator’s own level', async () => {
+    const given = { hand_to: 'customer-2', holder_note: 'for you' };
+    const sent = () => customer.post('/badges', given).set('Idempotency-Key', 'gift-1');
+    const created = await sent().expect(201);
+    expect(created.body.data.holder_id).toBe('customer-2');
+    expect(created.body.data).not.toHaveProperty('holder_note');
+    const replayed = await sent().expect(201);
+    expect(replayed.body.data).toEqual(created.body.data);
+    const held = await otherCustomer.get(`/badges/${created.body.data.id}`).expect(200);
+    expect(held.body.data.holder_note).toBe('for you');
   });
 });

@@ -1,4 +1,10 @@
-import { meets, type AccessLevel } from '../metadata/definition';
+import {
+  meets,
+  type AccessLevel,
+  type MemberLevel,
+  type ResourceDefinition,
+} from '../metadata/definition';
+import { ownerMemberOf, readsOwnRowsOnly, viewFor } from '../metadata/views';
 
 /** An authenticated caller: a user id and a role (`admin` may do everything the verbs allow). */
 export interface Caller {
@@ -25,4 +31,28 @@ export function mayUse(level: AccessLevel | undefined, caller: Caller | undefine
 export function levelOf(caller: Caller | undefined): AccessLevel {
   if (!caller) return 'public';
   return caller.role === ADMIN_ROLE ? 'admin' : 'authenticated';
+}
+
+/**
+ * The resource as `caller` sees it (SPEC 1.16): drawn at `owner` for a signed-in caller of a
+ * resource whose reads are the owner's rows only, since every row they read is theirs. The
+ * answer of a create (`created`, as sent) may be of a row the resource's logic gave someone
+ * else: that one is drawn at the caller's own level.
+ */
+export function viewOf(
+  definition: ResourceDefinition,
+  caller: Caller | undefined,
+  created?: Readonly<Record<string, unknown>>,
+): ResourceDefinition {
+  return viewFor(definition, viewLevelOf(definition, caller, created));
+}
+
+function viewLevelOf(
+  definition: ResourceDefinition,
+  caller: Caller | undefined,
+  created?: Readonly<Record<string, unknown>>,
+): MemberLevel {
+  const level = levelOf(caller);
+  if (level !== 'authenticated' || !readsOwnRowsOnly(definition)) return level;
+  return !created || created[ownerMemberOf(definition)] === caller!.id ? 'owner' : level;
 }

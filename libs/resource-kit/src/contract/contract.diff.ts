@@ -1,4 +1,4 @@
-import { meets, type AccessLevel } from '../metadata/definition';
+import { meets, type MemberLevel } from '../metadata/definition';
 import type { AttributeContract, Contract, ResourceContract } from './contract';
 
 /**
@@ -106,7 +106,7 @@ function attributeChanges(
   note(was.output === 'always' && now.output !== 'always', 'output may now be missing');
   note(was.filterable && !now.filterable, 'no longer filterable or orderable');
   // SPEC 1.16: fewer callers may read or write it.
-  const narrowed = (before?: AccessLevel, after?: AccessLevel) => !meets(before ?? 'public', after);
+  const narrowed = (before?: MemberLevel, after?: MemberLevel) => !meets(before ?? 'public', after);
   note(
     narrowed(was.readableBy, now.readableBy),
     `now read by ${now.readableBy} only (was ${was.readableBy ?? 'every caller'})`,

@@ -1,5 +1,10 @@
 import { retryHeadersOf } from '../http/retry-headers';
-import type { AccessLevel, Operation, ResourceDefinition } from '../metadata/definition';
+import type {
+  AccessLevel,
+  MemberLevel,
+  Operation,
+  ResourceDefinition,
+} from '../metadata/definition';
 import { indexBackingOf } from '../persistence/index-backing';
 import { isQueryable } from '../query/queryable-members';
 
@@ -21,8 +26,8 @@ export interface AttributeContract {
   indexed?: boolean;
   searchable?: boolean;
   /** Who reads and who writes it (SPEC 1.16); absent in snapshots from before, as `public`. */
-  readableBy?: AccessLevel;
-  writableBy?: AccessLevel;
+  readableBy?: MemberLevel;
+  writableBy?: MemberLevel;
   minLength: number | null;
   maxLength: number | null;
   min: number | null;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { assertPermitted } from '../auth/authenticator';
-import { levelOf, type Caller } from '../auth/caller';
+import { viewOf, type Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import { notFound } from '../errors/kit.error';
 import { expectAnswer, type Envelope } from '../http/answer';
@@ -10,7 +10,7 @@ import { JsonBodyReader } from '../http/json-body.reader';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
-import { inView, viewFor } from '../metadata/views';
+import { inView } from '../metadata/views';
 import type { Page } from '../persistence/selection';
 import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -40,7 +40,7 @@ export class ResourceHandlers {
 
   list(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
-      const view = viewFor(service.definition, levelOf(caller));
+      const view = viewOf(service.definition, caller);
       const query = this.query(request, 'collection', view, caller);
       const page = await service.list(query, contextOf(request, caller));
       return this.page(request, view, page);
@@ -49,7 +49,7 @@ export class ResourceHandlers {
 
   read(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller, id }) => {
-      const view = viewFor(service.definition, levelOf(caller));
+      const view = viewOf(service.definition, caller);
       const { filters } = this.query(request, 'item', view, caller);
       const entity = await service.read(id!, contextOf(request, caller), filters);
       return this.one(request, view, entity);
@@ -64,29 +64,35 @@ export class ResourceHandlers {
    */
   create(call: ResourceCall, request: Request, response: Response): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
-      const definition = viewFor(service.definition, levelOf(caller));
+      const { definition } = service;
+      // The creator writes what the row's owner may write (SPEC 1.16).
+      const view = viewOf(definition, caller);
       // A deprecated creation says so in every answer it gives (SPEC 1.9).
       response.set(deprecationHeadersOf(definition));
       await this.body.read(request, request.res!);
       const context = contextOf(request, caller);
-      const input = parseInput(request.body, definition, 'create');
+      const input = parseInput(request.body, view, 'create');
       const prepared = await service.prepareCreation(input, context);
       const create = async (claim?: Claim): Promise<Envelope> => {
         const claimed = claim ? { ...context, idempotency: claim } : context;
-        await assertReferencesVisible(definition, input, claimed, this.registry);
+        await assertReferencesVisible(view, input, claimed, this.registry);
         const entity = await service.create(input, claimed, prepared);
-        return { data: serializeResource(definition, entity, { created: true }) };
+        return { data: serializeResource(view, entity, { created: true }) };
       };
       const created =
         definition.idempotency === false
           ? await create()
           : await this.idempotency.once(request, response, create, async (data) =>
-              // A stored answer holds every member: the caller's view of it (SPEC 1.16).
-              inView(definition, await service.replay(data, context)),
+              // A stored answer is given again in the caller's view of today (SPEC 1.16).
+              inView(view, await service.replay(data, context)),
             );
+      // A row the resource's logic gave someone else shows the creator only their own level.
+      const shown = viewOf(definition, caller, created.data as Record<string, unknown>);
       // Declared once there is an answer: a failure is the exception filter's to write.
-      expectAnswer(request, { definition, created: true, page: false });
-      return created;
+      expectAnswer(request, { definition: shown, created: true, page: false });
+      return shown === view
+        ? created
+        : { data: inView(shown, created.data as Record<string, unknown>) };
     });
   }
 
@@ -94,7 +100,7 @@ export class ResourceHandlers {
     return this.run(call, request, async ({ service, caller, id }) => {
       await this.body.read(request, request.res!);
       const context = contextOf(request, caller);
-      const view = viewFor(service.definition, levelOf(caller));
+      const view = viewOf(service.definition, caller);
       const input = parseInput(request.body, view, 'patch', id);
       await assertReferencesVisible(view, input, context, this.registry);
       const entity = await service.update(id!, input, context);
@@ -105,7 +111,7 @@ export class ResourceHandlers {
   delete(call: ResourceCall, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller, id }) => {
       const entity = await service.remove(id!, contextOf(request, caller));
-      return this.one(request, viewFor(service.definition, levelOf(caller)), entity);
+      return this.one(request, viewOf(service.definition, caller), entity);
     });
   }
 
@@ -127,7 +133,7 @@ export class ResourceHandlers {
       const operation = toOne ? 'read' : 'list';
       assertPermitted(related.definition.access.get(operation) ?? 'admin', caller);
       if (isPrivate(related.definition, operation)) response.set(NO_STORE);
-      const view = viewFor(related.definition, levelOf(caller));
+      const view = viewOf(related.definition, caller);
       if (toOne) {
         const { filters } = this.query(request, 'to-one', view, caller);
         const targetId = owner[toOne.property] as string | null;
@@ -164,7 +170,7 @@ export class ResourceHandlers {
       pagination: this.options.pagination,
       limits: this.options.pageSize,
       definitionOf: (entity: EntityClass) =>
-        viewFor(this.registry.serviceOf(entity).definition, levelOf(caller)),
+        viewOf(this.registry.serviceOf(entity).definition, caller),
     });
   }
 

@@ -1,5 +1,5 @@
 import { Column, ColumnOptions } from 'typeorm';
-import type { AccessLevel, AttributeType, EntityClass, Visibility } from '../metadata/definition';
+import type { AttributeType, EntityClass, MemberLevel, Visibility } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
 import { MemberDeclaration, recordMember } from '../metadata/member-declarations';
 
@@ -37,13 +37,15 @@ export interface AttributeOptions {
    */
   searchable?: boolean;
   /**
-   * Who reads it (SPEC 1.16), within what the resource's access allows: `'authenticated'` or
-   * `'admin'`. Any other caller's answers leave it out (absent, not null), and filters and
-   * orders on it are 400 as for a member that does not exist.
+   * Who reads it (SPEC 1.16), within what the resource's access allows: `'authenticated'`,
+   * `'owner'` (the row's owner, and administrators) or `'admin'`. Any other caller's answers
+   * leave it out (absent, not null), and filters and orders on it are 400 as for a member that
+   * does not exist. `'owner'` needs a resource whose owner is a property of its own and whose
+   * reads are the owner's rows only (checked at start).
    */
-  readableBy?: AccessLevel;
-  /** Who writes it: `'authenticated'` or `'admin'`; any other caller's input naming it is 400. */
-  writableBy?: AccessLevel;
+  readableBy?: MemberLevel;
+  /** Who writes it, by the same levels; any other caller's input naming it is 400. */
+  writableBy?: MemberLevel;
   /** `false` for an attribute the entity does not store (a password, a token). */
   column?: false | Pick<ColumnOptions, 'default' | 'unique'>;
 }

@@ -5,15 +5,19 @@ export type Operation = (typeof OPERATIONS)[number];
 /** Who may use an operation: anyone, any authenticated caller, or administrators only. */
 export type AccessLevel = 'public' | 'authenticated' | 'admin';
 
+/** Who may read or write a member (SPEC 1.16): an access level, or the row's owner. */
+export type MemberLevel = AccessLevel | 'owner';
+
 // From the least a caller needs to the most.
-const ACCESS_RANK: Readonly<Record<AccessLevel, number>> = {
+const ACCESS_RANK: Readonly<Record<MemberLevel, number>> = {
   public: 0,
   authenticated: 1,
-  admin: 2,
+  owner: 2,
+  admin: 3,
 };
 
 /** Whether a caller of level `has` meets `needed` (none needed: `public`). */
-export function meets(has: AccessLevel, needed: AccessLevel = 'public'): boolean {
+export function meets(has: MemberLevel, needed: MemberLevel = 'public'): boolean {
   return ACCESS_RANK[has] >= ACCESS_RANK[needed];
 }
 
@@ -69,9 +73,9 @@ export interface AttributeDefinition {
   /** Declared with a trigram index for `contains` (PostgreSQL). */
   readonly searchable?: boolean;
   /** Who reads it, when not everyone the resource's access lets read (SPEC 1.16). */
-  readonly readableBy?: AccessLevel;
+  readonly readableBy?: MemberLevel;
   /** Who writes it, when not everyone the resource's access lets write (SPEC 1.16). */
-  readonly writableBy?: AccessLevel;
+  readonly writableBy?: MemberLevel;
 }
 
 export interface ReferenceDefinition {

@@ -1,13 +1,13 @@
 import {
   meets,
-  type AccessLevel,
   type AttributeDefinition,
+  type MemberLevel,
   type ResourceDefinition,
 } from './definition';
 
-const LEVELS: readonly AccessLevel[] = ['public', 'authenticated', 'admin'];
+const LEVELS: readonly MemberLevel[] = ['public', 'authenticated', 'owner', 'admin'];
 
-const views = new WeakMap<ResourceDefinition, Readonly<Record<AccessLevel, ResourceDefinition>>>();
+const views = new WeakMap<ResourceDefinition, Readonly<Record<MemberLevel, ResourceDefinition>>>();
 
 /**
  * The resource as a caller of `level` sees it (SPEC 1.16): without the members it may not
@@ -16,20 +16,20 @@ const views = new WeakMap<ResourceDefinition, Readonly<Record<AccessLevel, Resou
  * view is planned once, and a member outside it cannot be sent, filtered, ordered or written.
  * A resource without restricted members is its own view at every level.
  */
-export function viewFor(definition: ResourceDefinition, level: AccessLevel): ResourceDefinition {
+export function viewFor(definition: ResourceDefinition, level: MemberLevel): ResourceDefinition {
   let byLevel = views.get(definition);
   if (!byLevel) {
     const restricted = definition.attributes.some((a) => a.readableBy || a.writableBy);
     byLevel = Object.fromEntries(
       LEVELS.map((each) => [each, restricted ? buildView(definition, each) : definition]),
-    ) as Record<AccessLevel, ResourceDefinition>;
+    ) as Record<MemberLevel, ResourceDefinition>;
     views.set(definition, byLevel);
   }
   return byLevel[level];
 }
 
-function buildView(definition: ResourceDefinition, level: AccessLevel): ResourceDefinition {
-  const allows = (needed: AccessLevel | undefined) => meets(level, needed);
+function buildView(definition: ResourceDefinition, level: MemberLevel): ResourceDefinition {
+  const allows = (needed: MemberLevel | undefined) => meets(level, needed);
   const attributes = definition.attributes
     .filter((attribute) => allows(attribute.readableBy))
     .map((attribute): AttributeDefinition =>
@@ -58,4 +58,36 @@ export function inView(
     ...view.polymorphic.map((p) => p.name),
   ]);
   return Object.fromEntries(Object.entries(data).filter(([name]) => shown.has(name)));
+}
+
+/**
+ * Whether every row a signed-in caller other than an administrator reads of this resource is
+ * their own: the view of such a caller is drawn at `owner` (SPEC 1.16). The owner must be a
+ * property of the row itself, so that the answer of a create can be told from the new row.
+ */
+export function readsOwnRowsOnly(definition: ResourceDefinition): boolean {
+  const { owner, access } = definition;
+  return (
+    owner !== undefined &&
+    !owner.includes('.') &&
+    access.get('read') !== 'public' &&
+    access.get('list') !== 'public'
+  );
+}
+
+/** The member of the answer that names a row's owner (`holder_id`, or `id` for the row itself). */
+export function ownerMemberOf(definition: ResourceDefinition): string {
+  return definition.attributes.find((a) => a.property === definition.owner)?.name ?? 'id';
+}
+
+/** What is wrong with members read or written by the row's owner, if anything. */
+export function ownerLevelProblem(definition: ResourceDefinition): string | undefined {
+  const members = definition.attributes.filter(
+    (a) => a.readableBy === 'owner' || a.writableBy === 'owner',
+  );
+  if (members.length === 0 || readsOwnRowsOnly(definition)) return undefined;
+  return (
+    `${members.map((a) => a.name).join(', ')}: the owner level needs an owner property of ` +
+    `${definition.type} itself and reads of the owner's rows only (no public read or list)`
+  );
 }

@@ -1,4 +1,9 @@
-import type { AccessLevel, Operation, ResourceDefinition } from '../metadata/definition';
+import type {
+  AccessLevel,
+  MemberLevel,
+  Operation,
+  ResourceDefinition,
+} from '../metadata/definition';
 import type { JsonSchema } from '../validation/output.schema';
 
 // The members every resource has, and those of the body's wrapper.
@@ -67,9 +72,10 @@ function memberDescription(definition: ResourceDefinition, name: string): string
   return [sentence, ...restricted].filter(Boolean).join(' ');
 }
 
-const RESTRICTED_TO: Readonly<Record<AccessLevel, string>> = {
+const RESTRICTED_TO: Readonly<Record<MemberLevel, string>> = {
   public: 'every caller',
   authenticated: 'authenticated callers',
+  owner: "the row's owner and administrators",
   admin: 'administrators',
 };
 

@@ -16,8 +16,8 @@ import { assertIfMatch } from '../conditional/precondition';
 import { isForeignKeyViolation } from '../persistence/database-errors';
 import { deleteRefusal } from './delete-refusal';
 import { ownerPathProblem } from '../metadata/owner-path';
-import { viewFor } from '../metadata/views';
-import { levelOf } from '../auth/caller';
+import { ownerLevelProblem } from '../metadata/views';
+import { viewOf } from '../auth/caller';
 
 /**
  * The behaviour of one resource. Feature teams extend it and override the named hooks;
@@ -32,7 +32,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
   @Inject(WriteUnits) private readonly writes!: WriteUnits;
 
   onModuleInit(): void {
-    const ownerProblem = ownerPathProblem(this.definition);
+    const ownerProblem = ownerPathProblem(this.definition) ?? ownerLevelProblem(this.definition);
     if (ownerProblem) throw new Error(`${this.definition.type}: ${ownerProblem}`);
     const problems = unsupportedTypeOrmFeatures(this.dataSource, this.definition);
     if (problems.length > 0) {
@@ -210,7 +210,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       : [];
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
     // The ETag the caller was given is of its own view (SPEC 1.16).
-    assertIfMatch(viewFor(this.definition, levelOf(write.caller)), entity, write.ifMatch);
+    assertIfMatch(viewOf(this.definition, write.caller), entity, write.ifMatch);
     return entity;
   }
 
