@@ -785,6 +785,173 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhook_deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook_deliveries
+     * @description One event for one webhook endpoint, with the outcome of its latest attempt. Administrators only. Administrators only.
+     */
+    get: operations['list_webhook_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook_deliveries/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Read one of webhook_deliveries
+     * @description One event for one webhook endpoint, with the outcome of its latest attempt. Administrators only. Administrators only.
+     */
+    get: operations['read_webhook_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook_deliveries/{id}/webhook_endpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Read the webhook_endpoint of one of webhook_deliveries
+     * @description The related webhook_endpoints resource, or null when there is none. Administrators only.
+     */
+    get: operations['read_webhook_deliveries_webhook_endpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook_deliveries/{id}/event': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Read the event of one of webhook_deliveries
+     * @description The related events resource, or null when there is none. Administrators only.
+     */
+    get: operations['read_webhook_deliveries_event'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook_endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook_endpoints
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only. Administrators only.
+     */
+    get: operations['list_webhook_endpoints'];
+    put?: never;
+    /**
+     * Create one of webhook_endpoints
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only. Administrators only.
+     */
+    post: operations['create_webhook_endpoints'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook_endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Read one of webhook_endpoints
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only. Administrators only.
+     */
+    get: operations['read_webhook_endpoints'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete one of webhook_endpoints
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only. Administrators only.
+     */
+    delete: operations['delete_webhook_endpoints'];
+    options?: never;
+    head?: never;
+    /**
+     * Update one of webhook_endpoints
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only. Administrators only.
+     */
+    patch: operations['update_webhook_endpoints'];
+    trace?: never;
+  };
+  '/webhook_endpoints/{id}/webhook_deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * List the webhook_deliveries of one of webhook_endpoints
+     * @description The webhook_deliveries resources that belong to it. Administrators only.
+     */
+    get: operations['list_webhook_endpoints_webhook_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1865,6 +2032,237 @@ export interface components {
          * @description Date of birth, if the user gave it
          */
         birth_date?: string | null;
+      };
+    };
+    /**
+     * @description One event for one webhook endpoint, with the outcome of its latest attempt. Administrators only.
+     * @example {
+     *       "type": "webhook_deliveries",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "webhook_endpoint_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "event_id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "attempt": 1,
+     *       "status": "pending",
+     *       "response_status": 1,
+     *       "duration_ms": 1,
+     *       "next_attempt_at": "2026-01-15T09:30:00Z"
+     *     }
+     */
+    webhook_deliveries: {
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
+      type: 'webhook_deliveries';
+      /** @description The resource’s opaque id */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
+      updated_at: string;
+      /** @description Where it goes */
+      webhook_endpoint_id: string;
+      /** @description What it delivers */
+      event_id: string;
+      /** @description Attempts made so far */
+      attempt: number;
+      /**
+       * @description pending until an attempt succeeds (succeeded) or the retries run out (failed)
+       * @enum {string}
+       */
+      status: 'pending' | 'succeeded' | 'failed';
+      /** @description The HTTP status of the latest attempt's answer; null when none came */
+      response_status: number | null;
+      /** @description How long the latest attempt took, in milliseconds */
+      duration_ms: number | null;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due; null once succeeded or failed
+       */
+      next_attempt_at: string | null;
+    };
+    /**
+     * @description An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only.
+     * @example {
+     *       "type": "webhook_endpoints",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "url": "url text",
+     *       "subject_type": "subject type text",
+     *       "action": "created",
+     *       "status": "active",
+     *       "description": "description text"
+     *     }
+     */
+    webhook_endpoints: {
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
+      type: 'webhook_endpoints';
+      /** @description The resource’s opaque id */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
+      updated_at: string;
+      /** @description Where deliveries are POSTed: an https URL (plain http only to hosts the configuration allows) */
+      url: string;
+      /** @description Only events whose subject is of this resource type; every type when null */
+      subject_type: string | null;
+      /**
+       * @description Only events of this action; every action when null
+       * @enum {string|null}
+       */
+      action: 'created' | 'updated' | 'deleted' | null;
+      /**
+       * @description active on create; disabled by an administrator, or by the service after 5 days of failed deliveries
+       * @enum {string}
+       */
+      status: 'active' | 'disabled';
+      /** @description What the endpoint is for */
+      description: string | null;
+    };
+    /**
+     * @description One of webhook_endpoints, as POST answers it
+     * @example {
+     *       "type": "webhook_endpoints",
+     *       "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *       "created_at": "2026-01-15T09:30:00Z",
+     *       "updated_at": "2026-01-15T09:30:00Z",
+     *       "url": "url text",
+     *       "subject_type": "subject type text",
+     *       "action": "created",
+     *       "status": "active",
+     *       "secret": "secret text",
+     *       "description": "description text"
+     *     }
+     */
+    'webhook_endpoints.created': {
+      /**
+       * @description The resource type, equal to its path segment
+       * @constant
+       */
+      type: 'webhook_endpoints';
+      /** @description The resource’s opaque id */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the resource was created (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the resource last changed (UTC)
+       */
+      updated_at: string;
+      /** @description Where deliveries are POSTed: an https URL (plain http only to hosts the configuration allows) */
+      url: string;
+      /** @description Only events whose subject is of this resource type; every type when null */
+      subject_type: string | null;
+      /**
+       * @description Only events of this action; every action when null
+       * @enum {string|null}
+       */
+      action: 'created' | 'updated' | 'deleted' | null;
+      /**
+       * @description active on create; disabled by an administrator, or by the service after 5 days of failed deliveries
+       * @enum {string}
+       */
+      status: 'active' | 'disabled';
+      /** @description The signing secret (whsec_ and base64, as Standard Webhooks defines it): in the answer to POST only */
+      secret: string;
+      /** @description What the endpoint is for */
+      description: string | null;
+    };
+    /**
+     * @description The body of POST /webhook_endpoints
+     * @example {
+     *       "data": {
+     *         "type": "webhook_endpoints",
+     *         "url": "url text",
+     *         "subject_type": "subject type text",
+     *         "action": "created",
+     *         "description": "description text"
+     *       }
+     *     }
+     */
+    'webhook_endpoints.create': {
+      /** @description The resource’s members */
+      data: {
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
+        type?: 'webhook_endpoints';
+        /** @description Where deliveries are POSTed: an https URL (plain http only to hosts the configuration allows) */
+        url: string;
+        /** @description Only events whose subject is of this resource type; every type when null */
+        subject_type?: string | null;
+        /**
+         * @description Only events of this action; every action when null
+         * @enum {string|null}
+         */
+        action?: 'created' | 'updated' | 'deleted' | null;
+        /** @description What the endpoint is for */
+        description?: string | null;
+      };
+    };
+    /**
+     * @description The body of PATCH /webhook_endpoints/{id}
+     * @example {
+     *       "data": {
+     *         "type": "webhook_endpoints",
+     *         "id": "0194b3c2-7d5e-7a10-8f3b-2c4d6e8f0a1b",
+     *         "url": "url text",
+     *         "subject_type": "subject type text",
+     *         "action": "created",
+     *         "status": "active",
+     *         "description": "description text"
+     *       }
+     *     }
+     */
+    'webhook_endpoints.patch': {
+      /** @description The resource’s members */
+      data: {
+        /**
+         * @description The resource type, equal to its path segment
+         * @constant
+         */
+        type?: 'webhook_endpoints';
+        /** @description The resource’s opaque id */
+        id?: string;
+        /** @description Where deliveries are POSTed: an https URL (plain http only to hosts the configuration allows) */
+        url?: string;
+        /** @description Only events whose subject is of this resource type; every type when null */
+        subject_type?: string | null;
+        /**
+         * @description Only events of this action; every action when null
+         * @enum {string|null}
+         */
+        action?: 'created' | 'updated' | 'deleted' | null;
+        /**
+         * @description active on create; disabled by an administrator, or by the service after 5 days of failed deliveries
+         * @enum {string}
+         */
+        status?: 'active' | 'disabled';
+        /** @description What the endpoint is for */
+        description?: string | null;
       };
     };
   };
@@ -7604,6 +8002,1084 @@ export interface components {
       | '-role'
       | 'cart_id'
       | '-cart_id'
+    )[];
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint_id (string), combined with AND: filter[webhook_endpoint_id][operator]=value, or filter[webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event_id (string), combined with AND: filter[event_id][operator]=value, or filter[event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on attempt (integer), combined with AND: filter[attempt][operator]=value, or filter[attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.attempt': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.status': {
+      /** @enum {string} */
+      eq?: 'pending' | 'succeeded' | 'failed';
+      /** @enum {string} */
+      ne?: 'pending' | 'succeeded' | 'failed';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on response_status (integer), combined with AND: filter[response_status][operator]=value, or filter[response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.response_status': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on duration_ms (integer), combined with AND: filter[duration_ms][operator]=value, or filter[duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.duration_ms': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on next_attempt_at (time), combined with AND: filter[next_attempt_at][operator]=value, or filter[next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_deliveries.filter.next_attempt_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.id (string), combined with AND: filter[webhook_endpoint.id][operator]=value, or filter[webhook_endpoint.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.created_at (time), combined with AND: filter[webhook_endpoint.created_at][operator]=value, or filter[webhook_endpoint.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.updated_at (time), combined with AND: filter[webhook_endpoint.updated_at][operator]=value, or filter[webhook_endpoint.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.url (string), combined with AND: filter[webhook_endpoint.url][operator]=value, or filter[webhook_endpoint.url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.url': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.subject_type (string), combined with AND: filter[webhook_endpoint.subject_type][operator]=value, or filter[webhook_endpoint.subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.subject_type': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.action (enum), combined with AND: filter[webhook_endpoint.action][operator]=value, or filter[webhook_endpoint.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.action': {
+      /** @enum {string} */
+      eq?: 'created' | 'updated' | 'deleted';
+      /** @enum {string} */
+      ne?: 'created' | 'updated' | 'deleted';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.status (enum), combined with AND: filter[webhook_endpoint.status][operator]=value, or filter[webhook_endpoint.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.status': {
+      /** @enum {string} */
+      eq?: 'active' | 'disabled';
+      /** @enum {string} */
+      ne?: 'active' | 'disabled';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_endpoint.description (string), combined with AND: filter[webhook_endpoint.description][operator]=value, or filter[webhook_endpoint.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.webhook_endpoint.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.id (string), combined with AND: filter[event.id][operator]=value, or filter[event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.created_at (time), combined with AND: filter[event.created_at][operator]=value, or filter[event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.updated_at (time), combined with AND: filter[event.updated_at][operator]=value, or filter[event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.action (enum), combined with AND: filter[event.action][operator]=value, or filter[event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.action': {
+      /** @enum {string} */
+      eq?: 'created' | 'updated' | 'deleted';
+      /** @enum {string} */
+      ne?: 'created' | 'updated' | 'deleted';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user_id (string), combined with AND: filter[event.user_id][operator]=value, or filter[event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.occurred_at (time), combined with AND: filter[event.occurred_at][operator]=value, or filter[event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.occurred_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.id (string), combined with AND: filter[event.user.id][operator]=value, or filter[event.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.created_at (time), combined with AND: filter[event.user.created_at][operator]=value, or filter[event.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.updated_at (time), combined with AND: filter[event.user.updated_at][operator]=value, or filter[event.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.email (string), combined with AND: filter[event.user.email][operator]=value, or filter[event.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.email': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.name (string), combined with AND: filter[event.user.name][operator]=value, or filter[event.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.name': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.birth_date (date), combined with AND: filter[event.user.birth_date][operator]=value, or filter[event.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.birth_date': {
+      /** Format: date */
+      eq?: string;
+      /** Format: date */
+      ne?: string;
+      /** Format: date */
+      lt?: string;
+      /** Format: date */
+      lte?: string;
+      /** Format: date */
+      gt?: string;
+      /** Format: date */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.role (enum), combined with AND: filter[event.user.role][operator]=value, or filter[event.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.role': {
+      /** @enum {string} */
+      eq?: 'customer' | 'admin';
+      /** @enum {string} */
+      ne?: 'customer' | 'admin';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on event.user.cart_id (string), combined with AND: filter[event.user.cart_id][operator]=value, or filter[event.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_deliveries.filter.event.user.cart_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
+    'webhook_deliveries.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'webhook_endpoint_id'
+      | '-webhook_endpoint_id'
+      | 'event_id'
+      | '-event_id'
+      | 'attempt'
+      | '-attempt'
+      | 'status'
+      | '-status'
+      | 'response_status'
+      | '-response_status'
+      | 'duration_ms'
+      | '-duration_ms'
+      | 'next_attempt_at'
+      | '-next_attempt_at'
+    )[];
+    /**
+     * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on url (string), combined with AND: filter[url][operator]=value, or filter[url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.url': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on subject_type (string), combined with AND: filter[subject_type][operator]=value, or filter[subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.subject_type': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.action': {
+      /** @enum {string} */
+      eq?: 'created' | 'updated' | 'deleted';
+      /** @enum {string} */
+      ne?: 'created' | 'updated' | 'deleted';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.status': {
+      /** @enum {string} */
+      eq?: 'active' | 'disabled';
+      /** @enum {string} */
+      ne?: 'active' | 'disabled';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+     * @example {}
+     */
+    'webhook_endpoints.filter.description': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.id (string), combined with AND: filter[webhook_deliveries.id][operator]=value, or filter[webhook_deliveries.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.created_at (time), combined with AND: filter[webhook_deliveries.created_at][operator]=value, or filter[webhook_deliveries.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.updated_at (time), combined with AND: filter[webhook_deliveries.updated_at][operator]=value, or filter[webhook_deliveries.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.webhook_endpoint_id (string), combined with AND: filter[webhook_deliveries.webhook_endpoint_id][operator]=value, or filter[webhook_deliveries.webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.webhook_endpoint_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event_id (string), combined with AND: filter[webhook_deliveries.event_id][operator]=value, or filter[webhook_deliveries.event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.attempt (integer), combined with AND: filter[webhook_deliveries.attempt][operator]=value, or filter[webhook_deliveries.attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.attempt': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.status (enum), combined with AND: filter[webhook_deliveries.status][operator]=value, or filter[webhook_deliveries.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.status': {
+      /** @enum {string} */
+      eq?: 'pending' | 'succeeded' | 'failed';
+      /** @enum {string} */
+      ne?: 'pending' | 'succeeded' | 'failed';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.response_status (integer), combined with AND: filter[webhook_deliveries.response_status][operator]=value, or filter[webhook_deliveries.response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.response_status': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.duration_ms (integer), combined with AND: filter[webhook_deliveries.duration_ms][operator]=value, or filter[webhook_deliveries.duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.duration_ms': {
+      eq?: number;
+      ne?: number;
+      lt?: number;
+      lte?: number;
+      gt?: number;
+      gte?: number;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.next_attempt_at (time), combined with AND: filter[webhook_deliveries.next_attempt_at][operator]=value, or filter[webhook_deliveries.next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.next_attempt_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.id (string), combined with AND: filter[webhook_deliveries.event.id][operator]=value, or filter[webhook_deliveries.event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.created_at (time), combined with AND: filter[webhook_deliveries.event.created_at][operator]=value, or filter[webhook_deliveries.event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.created_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.updated_at (time), combined with AND: filter[webhook_deliveries.event.updated_at][operator]=value, or filter[webhook_deliveries.event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.updated_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.action (enum), combined with AND: filter[webhook_deliveries.event.action][operator]=value, or filter[webhook_deliveries.event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.action': {
+      /** @enum {string} */
+      eq?: 'created' | 'updated' | 'deleted';
+      /** @enum {string} */
+      ne?: 'created' | 'updated' | 'deleted';
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.user_id (string), combined with AND: filter[webhook_deliveries.event.user_id][operator]=value, or filter[webhook_deliveries.event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.user_id': {
+      eq?: string;
+      ne?: string;
+      lt?: string;
+      lte?: string;
+      gt?: string;
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description Case-insensitive substring */
+      contains?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /**
+     * @description Conditions on webhook_deliveries.event.occurred_at (time), combined with AND: filter[webhook_deliveries.event.occurred_at][operator]=value, or filter[webhook_deliveries.event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+     * @example {}
+     */
+    'webhook_endpoints.filter.webhook_deliveries.event.occurred_at': {
+      /** Format: date-time */
+      eq?: string;
+      /** Format: date-time */
+      ne?: string;
+      /** Format: date-time */
+      lt?: string;
+      /** Format: date-time */
+      lte?: string;
+      /** Format: date-time */
+      gt?: string;
+      /** Format: date-time */
+      gte?: string;
+      /** @description Comma-separated values, any of which matches */
+      in?: string;
+      /** @description true: is null; false: is not */
+      null?: boolean;
+    };
+    /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
+    'webhook_endpoints.order': (
+      | 'id'
+      | '-id'
+      | 'created_at'
+      | '-created_at'
+      | 'updated_at'
+      | '-updated_at'
+      | 'url'
+      | '-url'
+      | 'subject_type'
+      | '-subject_type'
+      | 'action'
+      | '-action'
+      | 'status'
+      | '-status'
+      | 'description'
+      | '-description'
     )[];
   };
   requestBodies: never;
@@ -17501,6 +18977,2042 @@ export interface operations {
         };
       };
       /** @description No such users, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  list_webhook_deliveries: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_deliveries.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_deliveries.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_deliveries.filter.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint_id (string), combined with AND: filter[webhook_endpoint_id][operator]=value, or filter[webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[webhook_endpoint_id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint_id'];
+        /**
+         * @description Conditions on event_id (string), combined with AND: filter[event_id][operator]=value, or filter[event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[event_id]'?: components['parameters']['webhook_deliveries.filter.event_id'];
+        /**
+         * @description Conditions on attempt (integer), combined with AND: filter[attempt][operator]=value, or filter[attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[attempt]'?: components['parameters']['webhook_deliveries.filter.attempt'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_deliveries.filter.status'];
+        /**
+         * @description Conditions on response_status (integer), combined with AND: filter[response_status][operator]=value, or filter[response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[response_status]'?: components['parameters']['webhook_deliveries.filter.response_status'];
+        /**
+         * @description Conditions on duration_ms (integer), combined with AND: filter[duration_ms][operator]=value, or filter[duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[duration_ms]'?: components['parameters']['webhook_deliveries.filter.duration_ms'];
+        /**
+         * @description Conditions on next_attempt_at (time), combined with AND: filter[next_attempt_at][operator]=value, or filter[next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[next_attempt_at]'?: components['parameters']['webhook_deliveries.filter.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_endpoint.id (string), combined with AND: filter[webhook_endpoint.id][operator]=value, or filter[webhook_endpoint.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.id'];
+        /**
+         * @description Conditions on webhook_endpoint.created_at (time), combined with AND: filter[webhook_endpoint.created_at][operator]=value, or filter[webhook_endpoint.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.created_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.created_at'];
+        /**
+         * @description Conditions on webhook_endpoint.updated_at (time), combined with AND: filter[webhook_endpoint.updated_at][operator]=value, or filter[webhook_endpoint.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.updated_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint.url (string), combined with AND: filter[webhook_endpoint.url][operator]=value, or filter[webhook_endpoint.url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.url]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.url'];
+        /**
+         * @description Conditions on webhook_endpoint.subject_type (string), combined with AND: filter[webhook_endpoint.subject_type][operator]=value, or filter[webhook_endpoint.subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.subject_type]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.subject_type'];
+        /**
+         * @description Conditions on webhook_endpoint.action (enum), combined with AND: filter[webhook_endpoint.action][operator]=value, or filter[webhook_endpoint.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.action]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.action'];
+        /**
+         * @description Conditions on webhook_endpoint.status (enum), combined with AND: filter[webhook_endpoint.status][operator]=value, or filter[webhook_endpoint.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.status]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.status'];
+        /**
+         * @description Conditions on webhook_endpoint.description (string), combined with AND: filter[webhook_endpoint.description][operator]=value, or filter[webhook_endpoint.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.description]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.description'];
+        /**
+         * @description Conditions on event.id (string), combined with AND: filter[event.id][operator]=value, or filter[event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.id]'?: components['parameters']['webhook_deliveries.filter.event.id'];
+        /**
+         * @description Conditions on event.created_at (time), combined with AND: filter[event.created_at][operator]=value, or filter[event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.created_at]'?: components['parameters']['webhook_deliveries.filter.event.created_at'];
+        /**
+         * @description Conditions on event.updated_at (time), combined with AND: filter[event.updated_at][operator]=value, or filter[event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.updated_at'];
+        /**
+         * @description Conditions on event.action (enum), combined with AND: filter[event.action][operator]=value, or filter[event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.action]'?: components['parameters']['webhook_deliveries.filter.event.action'];
+        /**
+         * @description Conditions on event.user_id (string), combined with AND: filter[event.user_id][operator]=value, or filter[event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user_id]'?: components['parameters']['webhook_deliveries.filter.event.user_id'];
+        /**
+         * @description Conditions on event.occurred_at (time), combined with AND: filter[event.occurred_at][operator]=value, or filter[event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.occurred_at]'?: components['parameters']['webhook_deliveries.filter.event.occurred_at'];
+        /**
+         * @description Conditions on event.user.id (string), combined with AND: filter[event.user.id][operator]=value, or filter[event.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.id]'?: components['parameters']['webhook_deliveries.filter.event.user.id'];
+        /**
+         * @description Conditions on event.user.created_at (time), combined with AND: filter[event.user.created_at][operator]=value, or filter[event.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.created_at]'?: components['parameters']['webhook_deliveries.filter.event.user.created_at'];
+        /**
+         * @description Conditions on event.user.updated_at (time), combined with AND: filter[event.user.updated_at][operator]=value, or filter[event.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.user.updated_at'];
+        /**
+         * @description Conditions on event.user.email (string), combined with AND: filter[event.user.email][operator]=value, or filter[event.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.email]'?: components['parameters']['webhook_deliveries.filter.event.user.email'];
+        /**
+         * @description Conditions on event.user.name (string), combined with AND: filter[event.user.name][operator]=value, or filter[event.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.name]'?: components['parameters']['webhook_deliveries.filter.event.user.name'];
+        /**
+         * @description Conditions on event.user.birth_date (date), combined with AND: filter[event.user.birth_date][operator]=value, or filter[event.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.birth_date]'?: components['parameters']['webhook_deliveries.filter.event.user.birth_date'];
+        /**
+         * @description Conditions on event.user.role (enum), combined with AND: filter[event.user.role][operator]=value, or filter[event.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.role]'?: components['parameters']['webhook_deliveries.filter.event.user.role'];
+        /**
+         * @description Conditions on event.user.cart_id (string), combined with AND: filter[event.user.cart_id][operator]=value, or filter[event.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.cart_id]'?: components['parameters']['webhook_deliveries.filter.event.user.cart_id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
+        order?: components['parameters']['webhook_deliveries.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
+        cursor?: string;
+        /** @description Page size */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of webhook_deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resources of this page */
+            data: components['schemas']['webhook_deliveries'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  read_webhook_deliveries: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_deliveries.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_deliveries.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_deliveries.filter.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint_id (string), combined with AND: filter[webhook_endpoint_id][operator]=value, or filter[webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[webhook_endpoint_id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint_id'];
+        /**
+         * @description Conditions on event_id (string), combined with AND: filter[event_id][operator]=value, or filter[event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[event_id]'?: components['parameters']['webhook_deliveries.filter.event_id'];
+        /**
+         * @description Conditions on attempt (integer), combined with AND: filter[attempt][operator]=value, or filter[attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[attempt]'?: components['parameters']['webhook_deliveries.filter.attempt'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_deliveries.filter.status'];
+        /**
+         * @description Conditions on response_status (integer), combined with AND: filter[response_status][operator]=value, or filter[response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[response_status]'?: components['parameters']['webhook_deliveries.filter.response_status'];
+        /**
+         * @description Conditions on duration_ms (integer), combined with AND: filter[duration_ms][operator]=value, or filter[duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[duration_ms]'?: components['parameters']['webhook_deliveries.filter.duration_ms'];
+        /**
+         * @description Conditions on next_attempt_at (time), combined with AND: filter[next_attempt_at][operator]=value, or filter[next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[next_attempt_at]'?: components['parameters']['webhook_deliveries.filter.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_endpoint.id (string), combined with AND: filter[webhook_endpoint.id][operator]=value, or filter[webhook_endpoint.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.id'];
+        /**
+         * @description Conditions on webhook_endpoint.created_at (time), combined with AND: filter[webhook_endpoint.created_at][operator]=value, or filter[webhook_endpoint.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.created_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.created_at'];
+        /**
+         * @description Conditions on webhook_endpoint.updated_at (time), combined with AND: filter[webhook_endpoint.updated_at][operator]=value, or filter[webhook_endpoint.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.updated_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint.url (string), combined with AND: filter[webhook_endpoint.url][operator]=value, or filter[webhook_endpoint.url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.url]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.url'];
+        /**
+         * @description Conditions on webhook_endpoint.subject_type (string), combined with AND: filter[webhook_endpoint.subject_type][operator]=value, or filter[webhook_endpoint.subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.subject_type]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.subject_type'];
+        /**
+         * @description Conditions on webhook_endpoint.action (enum), combined with AND: filter[webhook_endpoint.action][operator]=value, or filter[webhook_endpoint.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.action]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.action'];
+        /**
+         * @description Conditions on webhook_endpoint.status (enum), combined with AND: filter[webhook_endpoint.status][operator]=value, or filter[webhook_endpoint.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.status]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.status'];
+        /**
+         * @description Conditions on webhook_endpoint.description (string), combined with AND: filter[webhook_endpoint.description][operator]=value, or filter[webhook_endpoint.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.description]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.description'];
+        /**
+         * @description Conditions on event.id (string), combined with AND: filter[event.id][operator]=value, or filter[event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.id]'?: components['parameters']['webhook_deliveries.filter.event.id'];
+        /**
+         * @description Conditions on event.created_at (time), combined with AND: filter[event.created_at][operator]=value, or filter[event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.created_at]'?: components['parameters']['webhook_deliveries.filter.event.created_at'];
+        /**
+         * @description Conditions on event.updated_at (time), combined with AND: filter[event.updated_at][operator]=value, or filter[event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.updated_at'];
+        /**
+         * @description Conditions on event.action (enum), combined with AND: filter[event.action][operator]=value, or filter[event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.action]'?: components['parameters']['webhook_deliveries.filter.event.action'];
+        /**
+         * @description Conditions on event.user_id (string), combined with AND: filter[event.user_id][operator]=value, or filter[event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user_id]'?: components['parameters']['webhook_deliveries.filter.event.user_id'];
+        /**
+         * @description Conditions on event.occurred_at (time), combined with AND: filter[event.occurred_at][operator]=value, or filter[event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.occurred_at]'?: components['parameters']['webhook_deliveries.filter.event.occurred_at'];
+        /**
+         * @description Conditions on event.user.id (string), combined with AND: filter[event.user.id][operator]=value, or filter[event.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.id]'?: components['parameters']['webhook_deliveries.filter.event.user.id'];
+        /**
+         * @description Conditions on event.user.created_at (time), combined with AND: filter[event.user.created_at][operator]=value, or filter[event.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.created_at]'?: components['parameters']['webhook_deliveries.filter.event.user.created_at'];
+        /**
+         * @description Conditions on event.user.updated_at (time), combined with AND: filter[event.user.updated_at][operator]=value, or filter[event.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.user.updated_at'];
+        /**
+         * @description Conditions on event.user.email (string), combined with AND: filter[event.user.email][operator]=value, or filter[event.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.email]'?: components['parameters']['webhook_deliveries.filter.event.user.email'];
+        /**
+         * @description Conditions on event.user.name (string), combined with AND: filter[event.user.name][operator]=value, or filter[event.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.name]'?: components['parameters']['webhook_deliveries.filter.event.user.name'];
+        /**
+         * @description Conditions on event.user.birth_date (date), combined with AND: filter[event.user.birth_date][operator]=value, or filter[event.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.birth_date]'?: components['parameters']['webhook_deliveries.filter.event.user.birth_date'];
+        /**
+         * @description Conditions on event.user.role (enum), combined with AND: filter[event.user.role][operator]=value, or filter[event.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.role]'?: components['parameters']['webhook_deliveries.filter.event.user.role'];
+        /**
+         * @description Conditions on event.user.cart_id (string), combined with AND: filter[event.user.cart_id][operator]=value, or filter[event.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.cart_id]'?: components['parameters']['webhook_deliveries.filter.event.user.cart_id'];
+      };
+      header?: {
+        /** @description ETags the client holds: when one is current, 304 with no body. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One of webhook_deliveries */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_deliveries'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_deliveries, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  read_webhook_deliveries_webhook_endpoint: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_endpoints.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_endpoints.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_endpoints.filter.updated_at'];
+        /**
+         * @description Conditions on url (string), combined with AND: filter[url][operator]=value, or filter[url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[url]'?: components['parameters']['webhook_endpoints.filter.url'];
+        /**
+         * @description Conditions on subject_type (string), combined with AND: filter[subject_type][operator]=value, or filter[subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[subject_type]'?: components['parameters']['webhook_endpoints.filter.subject_type'];
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[action]'?: components['parameters']['webhook_endpoints.filter.action'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_endpoints.filter.status'];
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[description]'?: components['parameters']['webhook_endpoints.filter.description'];
+        /**
+         * @description Conditions on webhook_deliveries.id (string), combined with AND: filter[webhook_deliveries.id][operator]=value, or filter[webhook_deliveries.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.id'];
+        /**
+         * @description Conditions on webhook_deliveries.created_at (time), combined with AND: filter[webhook_deliveries.created_at][operator]=value, or filter[webhook_deliveries.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.updated_at (time), combined with AND: filter[webhook_deliveries.updated_at][operator]=value, or filter[webhook_deliveries.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.webhook_endpoint_id (string), combined with AND: filter[webhook_deliveries.webhook_endpoint_id][operator]=value, or filter[webhook_deliveries.webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.webhook_endpoint_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.webhook_endpoint_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event_id (string), combined with AND: filter[webhook_deliveries.event_id][operator]=value, or filter[webhook_deliveries.event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event_id'];
+        /**
+         * @description Conditions on webhook_deliveries.attempt (integer), combined with AND: filter[webhook_deliveries.attempt][operator]=value, or filter[webhook_deliveries.attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.attempt]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.attempt'];
+        /**
+         * @description Conditions on webhook_deliveries.status (enum), combined with AND: filter[webhook_deliveries.status][operator]=value, or filter[webhook_deliveries.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.status'];
+        /**
+         * @description Conditions on webhook_deliveries.response_status (integer), combined with AND: filter[webhook_deliveries.response_status][operator]=value, or filter[webhook_deliveries.response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.response_status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.response_status'];
+        /**
+         * @description Conditions on webhook_deliveries.duration_ms (integer), combined with AND: filter[webhook_deliveries.duration_ms][operator]=value, or filter[webhook_deliveries.duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.duration_ms]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.duration_ms'];
+        /**
+         * @description Conditions on webhook_deliveries.next_attempt_at (time), combined with AND: filter[webhook_deliveries.next_attempt_at][operator]=value, or filter[webhook_deliveries.next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.next_attempt_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.id (string), combined with AND: filter[webhook_deliveries.event.id][operator]=value, or filter[webhook_deliveries.event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.created_at (time), combined with AND: filter[webhook_deliveries.event.created_at][operator]=value, or filter[webhook_deliveries.event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.updated_at (time), combined with AND: filter[webhook_deliveries.event.updated_at][operator]=value, or filter[webhook_deliveries.event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.action (enum), combined with AND: filter[webhook_deliveries.event.action][operator]=value, or filter[webhook_deliveries.event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.action]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.action'];
+        /**
+         * @description Conditions on webhook_deliveries.event.user_id (string), combined with AND: filter[webhook_deliveries.event.user_id][operator]=value, or filter[webhook_deliveries.event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.user_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.user_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.occurred_at (time), combined with AND: filter[webhook_deliveries.event.occurred_at][operator]=value, or filter[webhook_deliveries.event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.occurred_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.occurred_at'];
+      };
+      header?: {
+        /** @description ETags the client holds: when one is current, 304 with no body. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The related webhook_endpoint (one of webhook_endpoints), or null */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_endpoints'] | null;
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_deliveries, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  read_webhook_deliveries_event: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['events.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['events.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['events.filter.updated_at'];
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[action]'?: components['parameters']['events.filter.action'];
+        /**
+         * @description Conditions on user_id (string), combined with AND: filter[user_id][operator]=value, or filter[user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[user_id]'?: components['parameters']['events.filter.user_id'];
+        /**
+         * @description Conditions on occurred_at (time), combined with AND: filter[occurred_at][operator]=value, or filter[occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[occurred_at]'?: components['parameters']['events.filter.occurred_at'];
+        /**
+         * @description Conditions on subject.type (string), combined with AND: filter[subject.type][operator]=value, or filter[subject.type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[subject.type]'?: components['parameters']['events.filter.subject.type'];
+        /**
+         * @description Conditions on subject.id (string), combined with AND: filter[subject.id][operator]=value, or filter[subject.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[subject.id]'?: components['parameters']['events.filter.subject.id'];
+        /**
+         * @description Conditions on user.id (string), combined with AND: filter[user.id][operator]=value, or filter[user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.id]'?: components['parameters']['events.filter.user.id'];
+        /**
+         * @description Conditions on user.created_at (time), combined with AND: filter[user.created_at][operator]=value, or filter[user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.created_at]'?: components['parameters']['events.filter.user.created_at'];
+        /**
+         * @description Conditions on user.updated_at (time), combined with AND: filter[user.updated_at][operator]=value, or filter[user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.updated_at]'?: components['parameters']['events.filter.user.updated_at'];
+        /**
+         * @description Conditions on user.email (string), combined with AND: filter[user.email][operator]=value, or filter[user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.email]'?: components['parameters']['events.filter.user.email'];
+        /**
+         * @description Conditions on user.name (string), combined with AND: filter[user.name][operator]=value, or filter[user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.name]'?: components['parameters']['events.filter.user.name'];
+        /**
+         * @description Conditions on user.birth_date (date), combined with AND: filter[user.birth_date][operator]=value, or filter[user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.birth_date]'?: components['parameters']['events.filter.user.birth_date'];
+        /**
+         * @description Conditions on user.role (enum), combined with AND: filter[user.role][operator]=value, or filter[user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.role]'?: components['parameters']['events.filter.user.role'];
+        /**
+         * @description Conditions on user.cart_id (string), combined with AND: filter[user.cart_id][operator]=value, or filter[user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart_id]'?: components['parameters']['events.filter.user.cart_id'];
+        /**
+         * @description Conditions on user.cart.id (string), combined with AND: filter[user.cart.id][operator]=value, or filter[user.cart.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.id]'?: components['parameters']['events.filter.user.cart.id'];
+        /**
+         * @description Conditions on user.cart.created_at (time), combined with AND: filter[user.cart.created_at][operator]=value, or filter[user.cart.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.created_at]'?: components['parameters']['events.filter.user.cart.created_at'];
+        /**
+         * @description Conditions on user.cart.updated_at (time), combined with AND: filter[user.cart.updated_at][operator]=value, or filter[user.cart.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.updated_at]'?: components['parameters']['events.filter.user.cart.updated_at'];
+        /**
+         * @description Conditions on user.cart.user_id (string), combined with AND: filter[user.cart.user_id][operator]=value, or filter[user.cart.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.user_id]'?: components['parameters']['events.filter.user.cart.user_id'];
+        /**
+         * @description Conditions on user.cart.subtotal_cents (integer), combined with AND: filter[user.cart.subtotal_cents][operator]=value, or filter[user.cart.subtotal_cents]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.subtotal_cents]'?: components['parameters']['events.filter.user.cart.subtotal_cents'];
+        /**
+         * @description Conditions on user.cart.item_count (integer), combined with AND: filter[user.cart.item_count][operator]=value, or filter[user.cart.item_count]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.item_count]'?: components['parameters']['events.filter.user.cart.item_count'];
+        /**
+         * @description Conditions on user.cart.currency (enum), combined with AND: filter[user.cart.currency][operator]=value, or filter[user.cart.currency]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[user.cart.currency]'?: components['parameters']['events.filter.user.cart.currency'];
+      };
+      header?: {
+        /** @description ETags the client holds: when one is current, 304 with no body. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The related event (one of events), or null */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['events'] | null;
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_deliveries, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  list_webhook_endpoints: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_endpoints.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_endpoints.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_endpoints.filter.updated_at'];
+        /**
+         * @description Conditions on url (string), combined with AND: filter[url][operator]=value, or filter[url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[url]'?: components['parameters']['webhook_endpoints.filter.url'];
+        /**
+         * @description Conditions on subject_type (string), combined with AND: filter[subject_type][operator]=value, or filter[subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[subject_type]'?: components['parameters']['webhook_endpoints.filter.subject_type'];
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[action]'?: components['parameters']['webhook_endpoints.filter.action'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_endpoints.filter.status'];
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[description]'?: components['parameters']['webhook_endpoints.filter.description'];
+        /**
+         * @description Conditions on webhook_deliveries.id (string), combined with AND: filter[webhook_deliveries.id][operator]=value, or filter[webhook_deliveries.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.id'];
+        /**
+         * @description Conditions on webhook_deliveries.created_at (time), combined with AND: filter[webhook_deliveries.created_at][operator]=value, or filter[webhook_deliveries.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.updated_at (time), combined with AND: filter[webhook_deliveries.updated_at][operator]=value, or filter[webhook_deliveries.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.webhook_endpoint_id (string), combined with AND: filter[webhook_deliveries.webhook_endpoint_id][operator]=value, or filter[webhook_deliveries.webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.webhook_endpoint_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.webhook_endpoint_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event_id (string), combined with AND: filter[webhook_deliveries.event_id][operator]=value, or filter[webhook_deliveries.event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event_id'];
+        /**
+         * @description Conditions on webhook_deliveries.attempt (integer), combined with AND: filter[webhook_deliveries.attempt][operator]=value, or filter[webhook_deliveries.attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.attempt]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.attempt'];
+        /**
+         * @description Conditions on webhook_deliveries.status (enum), combined with AND: filter[webhook_deliveries.status][operator]=value, or filter[webhook_deliveries.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.status'];
+        /**
+         * @description Conditions on webhook_deliveries.response_status (integer), combined with AND: filter[webhook_deliveries.response_status][operator]=value, or filter[webhook_deliveries.response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.response_status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.response_status'];
+        /**
+         * @description Conditions on webhook_deliveries.duration_ms (integer), combined with AND: filter[webhook_deliveries.duration_ms][operator]=value, or filter[webhook_deliveries.duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.duration_ms]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.duration_ms'];
+        /**
+         * @description Conditions on webhook_deliveries.next_attempt_at (time), combined with AND: filter[webhook_deliveries.next_attempt_at][operator]=value, or filter[webhook_deliveries.next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.next_attempt_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.id (string), combined with AND: filter[webhook_deliveries.event.id][operator]=value, or filter[webhook_deliveries.event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.created_at (time), combined with AND: filter[webhook_deliveries.event.created_at][operator]=value, or filter[webhook_deliveries.event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.updated_at (time), combined with AND: filter[webhook_deliveries.event.updated_at][operator]=value, or filter[webhook_deliveries.event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.action (enum), combined with AND: filter[webhook_deliveries.event.action][operator]=value, or filter[webhook_deliveries.event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.action]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.action'];
+        /**
+         * @description Conditions on webhook_deliveries.event.user_id (string), combined with AND: filter[webhook_deliveries.event.user_id][operator]=value, or filter[webhook_deliveries.event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.user_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.user_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.occurred_at (time), combined with AND: filter[webhook_deliveries.event.occurred_at][operator]=value, or filter[webhook_deliveries.event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.occurred_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.occurred_at'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
+        order?: components['parameters']['webhook_endpoints.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
+        cursor?: string;
+        /** @description Page size */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of webhook_endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resources of this page */
+            data: components['schemas']['webhook_endpoints'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  create_webhook_endpoints: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first request with a key runs, a repeat with the same body gets its stored answer (2xx or 409) again, with Idempotent-Replayed: true. Kept 24 hours by default. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The new resource: its required members, and any optional ones */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['webhook_endpoints.create'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          /** @description `true` on the stored answer to a repeated Idempotency-Key. */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_endpoints.created'];
+          };
+        };
+      };
+      /** @description The body does not match the declaration (every problem listed), or the Idempotency-Key is malformed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key is in use by a request still running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than the limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was used for another request (another body or path) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  read_webhook_endpoints: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_endpoints.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_endpoints.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_endpoints.filter.updated_at'];
+        /**
+         * @description Conditions on url (string), combined with AND: filter[url][operator]=value, or filter[url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[url]'?: components['parameters']['webhook_endpoints.filter.url'];
+        /**
+         * @description Conditions on subject_type (string), combined with AND: filter[subject_type][operator]=value, or filter[subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[subject_type]'?: components['parameters']['webhook_endpoints.filter.subject_type'];
+        /**
+         * @description Conditions on action (enum), combined with AND: filter[action][operator]=value, or filter[action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[action]'?: components['parameters']['webhook_endpoints.filter.action'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_endpoints.filter.status'];
+        /**
+         * @description Conditions on description (string), combined with AND: filter[description][operator]=value, or filter[description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[description]'?: components['parameters']['webhook_endpoints.filter.description'];
+        /**
+         * @description Conditions on webhook_deliveries.id (string), combined with AND: filter[webhook_deliveries.id][operator]=value, or filter[webhook_deliveries.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.id'];
+        /**
+         * @description Conditions on webhook_deliveries.created_at (time), combined with AND: filter[webhook_deliveries.created_at][operator]=value, or filter[webhook_deliveries.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.updated_at (time), combined with AND: filter[webhook_deliveries.updated_at][operator]=value, or filter[webhook_deliveries.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.webhook_endpoint_id (string), combined with AND: filter[webhook_deliveries.webhook_endpoint_id][operator]=value, or filter[webhook_deliveries.webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.webhook_endpoint_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.webhook_endpoint_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event_id (string), combined with AND: filter[webhook_deliveries.event_id][operator]=value, or filter[webhook_deliveries.event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event_id'];
+        /**
+         * @description Conditions on webhook_deliveries.attempt (integer), combined with AND: filter[webhook_deliveries.attempt][operator]=value, or filter[webhook_deliveries.attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.attempt]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.attempt'];
+        /**
+         * @description Conditions on webhook_deliveries.status (enum), combined with AND: filter[webhook_deliveries.status][operator]=value, or filter[webhook_deliveries.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.status'];
+        /**
+         * @description Conditions on webhook_deliveries.response_status (integer), combined with AND: filter[webhook_deliveries.response_status][operator]=value, or filter[webhook_deliveries.response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.response_status]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.response_status'];
+        /**
+         * @description Conditions on webhook_deliveries.duration_ms (integer), combined with AND: filter[webhook_deliveries.duration_ms][operator]=value, or filter[webhook_deliveries.duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.duration_ms]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.duration_ms'];
+        /**
+         * @description Conditions on webhook_deliveries.next_attempt_at (time), combined with AND: filter[webhook_deliveries.next_attempt_at][operator]=value, or filter[webhook_deliveries.next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.next_attempt_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.id (string), combined with AND: filter[webhook_deliveries.event.id][operator]=value, or filter[webhook_deliveries.event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.created_at (time), combined with AND: filter[webhook_deliveries.event.created_at][operator]=value, or filter[webhook_deliveries.event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.created_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.created_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.updated_at (time), combined with AND: filter[webhook_deliveries.event.updated_at][operator]=value, or filter[webhook_deliveries.event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.updated_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.updated_at'];
+        /**
+         * @description Conditions on webhook_deliveries.event.action (enum), combined with AND: filter[webhook_deliveries.event.action][operator]=value, or filter[webhook_deliveries.event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.action]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.action'];
+        /**
+         * @description Conditions on webhook_deliveries.event.user_id (string), combined with AND: filter[webhook_deliveries.event.user_id][operator]=value, or filter[webhook_deliveries.event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.user_id]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.user_id'];
+        /**
+         * @description Conditions on webhook_deliveries.event.occurred_at (time), combined with AND: filter[webhook_deliveries.event.occurred_at][operator]=value, or filter[webhook_deliveries.event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_deliveries.event.occurred_at]'?: components['parameters']['webhook_endpoints.filter.webhook_deliveries.event.occurred_at'];
+      };
+      header?: {
+        /** @description ETags the client holds: when one is current, 304 with no body. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One of webhook_endpoints */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_endpoints'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_endpoints, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_webhook_endpoints: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (or *): when it is not current, 412 and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deleted resource, as it was */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_endpoints'];
+          };
+        };
+      };
+      /** @description the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_endpoints, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Other resources still refer to it */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description If-Match does not name the current ETag: nothing changed */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  update_webhook_endpoints: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (or *): when it is not current, 412 and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The members to change; the others keep their values */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['webhook_endpoints.patch'];
+      };
+    };
+    responses: {
+      /** @description The whole updated resource */
+      200: {
+        headers: {
+          /** @description Strong tag of this resource; changes whenever any of its members does. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resource */
+            data: components['schemas']['webhook_endpoints'];
+          };
+        };
+      };
+      /** @description The body does not match the declaration (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_endpoints, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description If-Match does not name the current ETag: nothing changed */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than the limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request headers are larger than the server accepts */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure, or an answer that failed its declaration (details in the log) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service cannot answer now (the database is unavailable, or the request ran out of time) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  list_webhook_endpoints_webhook_deliveries: {
+    parameters: {
+      query?: {
+        /**
+         * @description Conditions on id (string), combined with AND: filter[id][operator]=value, or filter[id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[id]'?: components['parameters']['webhook_deliveries.filter.id'];
+        /**
+         * @description Conditions on created_at (time), combined with AND: filter[created_at][operator]=value, or filter[created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[created_at]'?: components['parameters']['webhook_deliveries.filter.created_at'];
+        /**
+         * @description Conditions on updated_at (time), combined with AND: filter[updated_at][operator]=value, or filter[updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[updated_at]'?: components['parameters']['webhook_deliveries.filter.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint_id (string), combined with AND: filter[webhook_endpoint_id][operator]=value, or filter[webhook_endpoint_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[webhook_endpoint_id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint_id'];
+        /**
+         * @description Conditions on event_id (string), combined with AND: filter[event_id][operator]=value, or filter[event_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[event_id]'?: components['parameters']['webhook_deliveries.filter.event_id'];
+        /**
+         * @description Conditions on attempt (integer), combined with AND: filter[attempt][operator]=value, or filter[attempt]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[attempt]'?: components['parameters']['webhook_deliveries.filter.attempt'];
+        /**
+         * @description Conditions on status (enum), combined with AND: filter[status][operator]=value, or filter[status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[status]'?: components['parameters']['webhook_deliveries.filter.status'];
+        /**
+         * @description Conditions on response_status (integer), combined with AND: filter[response_status][operator]=value, or filter[response_status]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[response_status]'?: components['parameters']['webhook_deliveries.filter.response_status'];
+        /**
+         * @description Conditions on duration_ms (integer), combined with AND: filter[duration_ms][operator]=value, or filter[duration_ms]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[duration_ms]'?: components['parameters']['webhook_deliveries.filter.duration_ms'];
+        /**
+         * @description Conditions on next_attempt_at (time), combined with AND: filter[next_attempt_at][operator]=value, or filter[next_attempt_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers.
+         * @example {}
+         */
+        'filter[next_attempt_at]'?: components['parameters']['webhook_deliveries.filter.next_attempt_at'];
+        /**
+         * @description Conditions on webhook_endpoint.id (string), combined with AND: filter[webhook_endpoint.id][operator]=value, or filter[webhook_endpoint.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.id]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.id'];
+        /**
+         * @description Conditions on webhook_endpoint.created_at (time), combined with AND: filter[webhook_endpoint.created_at][operator]=value, or filter[webhook_endpoint.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.created_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.created_at'];
+        /**
+         * @description Conditions on webhook_endpoint.updated_at (time), combined with AND: filter[webhook_endpoint.updated_at][operator]=value, or filter[webhook_endpoint.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.updated_at]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.updated_at'];
+        /**
+         * @description Conditions on webhook_endpoint.url (string), combined with AND: filter[webhook_endpoint.url][operator]=value, or filter[webhook_endpoint.url]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.url]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.url'];
+        /**
+         * @description Conditions on webhook_endpoint.subject_type (string), combined with AND: filter[webhook_endpoint.subject_type][operator]=value, or filter[webhook_endpoint.subject_type]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.subject_type]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.subject_type'];
+        /**
+         * @description Conditions on webhook_endpoint.action (enum), combined with AND: filter[webhook_endpoint.action][operator]=value, or filter[webhook_endpoint.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.action]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.action'];
+        /**
+         * @description Conditions on webhook_endpoint.status (enum), combined with AND: filter[webhook_endpoint.status][operator]=value, or filter[webhook_endpoint.status]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.status]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.status'];
+        /**
+         * @description Conditions on webhook_endpoint.description (string), combined with AND: filter[webhook_endpoint.description][operator]=value, or filter[webhook_endpoint.description]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[webhook_endpoint.description]'?: components['parameters']['webhook_deliveries.filter.webhook_endpoint.description'];
+        /**
+         * @description Conditions on event.id (string), combined with AND: filter[event.id][operator]=value, or filter[event.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.id]'?: components['parameters']['webhook_deliveries.filter.event.id'];
+        /**
+         * @description Conditions on event.created_at (time), combined with AND: filter[event.created_at][operator]=value, or filter[event.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.created_at]'?: components['parameters']['webhook_deliveries.filter.event.created_at'];
+        /**
+         * @description Conditions on event.updated_at (time), combined with AND: filter[event.updated_at][operator]=value, or filter[event.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.updated_at'];
+        /**
+         * @description Conditions on event.action (enum), combined with AND: filter[event.action][operator]=value, or filter[event.action]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.action]'?: components['parameters']['webhook_deliveries.filter.event.action'];
+        /**
+         * @description Conditions on event.user_id (string), combined with AND: filter[event.user_id][operator]=value, or filter[event.user_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user_id]'?: components['parameters']['webhook_deliveries.filter.event.user_id'];
+        /**
+         * @description Conditions on event.occurred_at (time), combined with AND: filter[event.occurred_at][operator]=value, or filter[event.occurred_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.occurred_at]'?: components['parameters']['webhook_deliveries.filter.event.occurred_at'];
+        /**
+         * @description Conditions on event.user.id (string), combined with AND: filter[event.user.id][operator]=value, or filter[event.user.id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.id]'?: components['parameters']['webhook_deliveries.filter.event.user.id'];
+        /**
+         * @description Conditions on event.user.created_at (time), combined with AND: filter[event.user.created_at][operator]=value, or filter[event.user.created_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.created_at]'?: components['parameters']['webhook_deliveries.filter.event.user.created_at'];
+        /**
+         * @description Conditions on event.user.updated_at (time), combined with AND: filter[event.user.updated_at][operator]=value, or filter[event.user.updated_at]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.updated_at]'?: components['parameters']['webhook_deliveries.filter.event.user.updated_at'];
+        /**
+         * @description Conditions on event.user.email (string), combined with AND: filter[event.user.email][operator]=value, or filter[event.user.email]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.email]'?: components['parameters']['webhook_deliveries.filter.event.user.email'];
+        /**
+         * @description Conditions on event.user.name (string), combined with AND: filter[event.user.name][operator]=value, or filter[event.user.name]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.name]'?: components['parameters']['webhook_deliveries.filter.event.user.name'];
+        /**
+         * @description Conditions on event.user.birth_date (date), combined with AND: filter[event.user.birth_date][operator]=value, or filter[event.user.birth_date]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.birth_date]'?: components['parameters']['webhook_deliveries.filter.event.user.birth_date'];
+        /**
+         * @description Conditions on event.user.role (enum), combined with AND: filter[event.user.role][operator]=value, or filter[event.user.role]=value for eq. Operators: eq, ne, in, null. No index backs it. Conditions are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.role]'?: components['parameters']['webhook_deliveries.filter.event.user.role'];
+        /**
+         * @description Conditions on event.user.cart_id (string), combined with AND: filter[event.user.cart_id][operator]=value, or filter[event.user.cart_id]=value for eq. Operators: eq, ne, lt, lte, gt, gte, in, contains, null. Index-backed: eq, lt, lte, gt, gte, in, null. The others are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.
+         * @example {}
+         */
+        'filter[event.user.cart_id]'?: components['parameters']['webhook_deliveries.filter.event.user.cart_id'];
+        /** @description Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: id, -id, created_at, -created_at, updated_at, -updated_at; other orders (and several keys) are costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers. */
+        order?: components['parameters']['webhook_deliveries.order'];
+        /** @description The cursor of the previous page, to fetch the next one */
+        cursor?: string;
+        /** @description Page size */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The resource’s id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the webhook_deliveries (webhook_deliveries) of one of webhook_endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The resources of this page */
+            data: components['schemas']['webhook_deliveries'][];
+            /** @description Fetches the next page; null on the last */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description A query parameter is unknown or does not parse (every problem listed), or the id in the path is not percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No valid bearer token */
+      401: {
+        headers: {
+          /** @description Bearer; with error="invalid_token" and an error_description when the token sent does not hold (RFC 6750) */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The operation is for administrators */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook_endpoints, or not visible to the caller */
       404: {
         headers: {
           [name: string]: unknown;

@@ -17,6 +17,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { ProductsModule } from './modules/products/products.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { UsersModule } from './modules/users/users.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { HandlerSpansInterceptor } from './telemetry/handler-spans.interceptor';
 import { tracingStarted } from './telemetry/tracing';
 
@@ -65,6 +66,7 @@ export class AppModule {
         OrdersModule,
         OrderItemsModule,
         EventsModule,
+        WebhooksModule,
         MetricsModule,
       ],
       providers: [

@@ -125,6 +125,26 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('lets webhooks reach this machine over http outside production only, unless allowed', () => {
+    const test = loadConfig({ NODE_ENV: 'test' }).webhooks;
+    expect(test).toEqual({
+      allowedHosts: ['localhost', '127.0.0.1', '::1'],
+      retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      attemptTimeoutMs: 10_000,
+      disableAfterMs: 5 * 24 * 3600_000,
+      concurrency: 16,
+    });
+    // The schedule spans more than a day (SPEC 1.17).
+    expect(test.retryDelaysMs.reduce((sum, wait) => sum + wait, 0)).toBeGreaterThan(24 * 3600_000);
+    const production = { NODE_ENV: 'production', JWT_SECRET: RANDOM };
+    expect(loadConfig(production).webhooks.allowedHosts).toEqual([]);
+    const allowed = { ...production, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,10.0.0.8' };
+    expect(loadConfig(allowed).webhooks.allowedHosts).toEqual(['hooks.internal', '10.0.0.8']);
+    expect(problemsOf({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_SECONDS: '5,soon' })).toEqual([
+      'WEBHOOK_RETRY_DELAYS_SECONDS must be 1 to 20 numbers of seconds separated by commas',
+    ]);
+  });
+
   it('reads DATABASE_POOLER, and refuses a pool mode it does not know', () => {
     const env = { NODE_ENV: 'test', DATABASE_URL: 'postgres://u@pgbouncer:6432/shop' };
     const config = loadConfig({ ...env, DATABASE_POOLER: 'transaction' });

@@ -48,6 +48,20 @@ export interface EventPublishingConfig {
   stream: string;
 }
 
+/** How webhooks are delivered (SPEC 1.17; docs/operations.md, "Webhooks"). */
+export interface WebhookConfig {
+  /** Hosts deliveries may reach over plain http or at loopback, private or link-local addresses. */
+  allowedHosts: string[];
+  /** The wait after each failed attempt; when they run out, the delivery has failed. */
+  retryDelaysMs: number[];
+  /** The longest one attempt may take, connection included. */
+  attemptTimeoutMs: number;
+  /** An endpoint whose deliveries have all failed for this long is disabled. */
+  disableAfterMs: number;
+  /** Attempts in flight at once per instance, each to another endpoint. */
+  concurrency: number;
+}
+
 export type DatabaseConfig =
   | {
       type: 'postgres';
@@ -83,6 +97,7 @@ export interface AppConfig {
   jwt: JwtOptions;
   redisUrl?: string;
   eventPublishing: EventPublishingConfig;
+  webhooks: WebhookConfig;
   http: HttpEdgeConfig;
   /** Bearer token GET /metrics requires; unset: open outside production, off in production. */
   metricsToken?: string;
@@ -133,6 +148,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       subjectPrefix: env.NATS_SUBJECT_PREFIX,
       stream: env.NATS_STREAM,
     },
+    webhooks: webhookConfig(env),
     http: httpEdgeConfig(env),
     metricsToken: env.METRICS_TOKEN,
     accountLimits: {
@@ -173,6 +189,18 @@ function productionProblems(env: Environment, tokens: StaticToken[]): string[] {
     problems.push('PASSWORD_HASH_COST must be at least 17 in production (OWASP: scrypt N=2^17)');
   }
   return problems;
+}
+
+function webhookConfig(env: Environment): WebhookConfig {
+  // Outside production a receiver on this machine is the usual test of an integration.
+  const local = env.NODE_ENV === 'production' ? '' : 'localhost,127.0.0.1,::1';
+  return {
+    allowedHosts: (env.WEBHOOK_ALLOWED_HOSTS ?? local).split(',').filter(Boolean),
+    retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS.split(',').map((s) => Number(s) * 1000),
+    attemptTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    disableAfterMs: env.WEBHOOK_DISABLE_AFTER_HOURS * 3600_000,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+  };
 }
 
 /** For commands that sign no tokens (seed, migrations): JWT_SECRET is generated when unset. */

@@ -126,6 +126,28 @@ export class Environment {
   })
   NATS_STREAM = 'SHOP_EVENTS';
 
+  // Webhooks (SPEC 1.17): hosts that may be plain http or private addresses (unset: loopback
+  // outside production, none in production), the waits between attempts, one attempt's limit.
+  @IsOptional()
+  @Matches(/^[^\s,]+(,[^\s,]+)*$/, {
+    message: 'WEBHOOK_ALLOWED_HOSTS must be host names or addresses separated by commas',
+  })
+  WEBHOOK_ALLOWED_HOSTS?: string;
+
+  @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,19}$/, {
+    message: 'WEBHOOK_RETRY_DELAYS_SECONDS must be 1 to 20 numbers of seconds separated by commas',
+  })
+  WEBHOOK_RETRY_DELAYS_SECONDS = '5,300,1800,7200,18000,36000,36000';
+
+  @IsIntegerFrom(100, 60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  @IsIntegerFrom(1, 30 * 24)
+  WEBHOOK_DISABLE_AFTER_HOURS = 5 * 24;
+
+  @IsIntegerFrom(1, 1_000)
+  WEBHOOK_CONCURRENCY = 16;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

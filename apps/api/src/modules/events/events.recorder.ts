@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { context as activeContext, propagation } from '@opentelemetry/api';
 import {
   newRow,
   ResourceRegistry,
@@ -9,12 +10,14 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
+import { WebhookOutboxEntry } from '../webhooks/webhook-outbox-entry.entity';
 
 /**
  * Records every successful write as an event, in the write's own transaction: either both
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
- * they create or log in. With publishing configured, the same transaction puts the event's
- * message in the outbox, which the relay publishes after commit.
+ * they create or log in. The same transaction puts the event in the webhook outbox, which the
+ * webhook worker hands out after commit, and, with publishing configured, its message in the
+ * outbox the relay publishes.
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
@@ -43,19 +46,36 @@ export class EventsRecorder implements WriteListener {
     });
     event.subject = { type: definition.type, id: subject.id };
     context.record(Event, event);
-    if (this.publishing) context.record(OutboxEntry, this.messageOf(event));
+    const body = this.bodyOf(event);
+    context.record(WebhookOutboxEntry, {
+      eventId: event.id,
+      subjectType: event.subject.type,
+      action,
+      body,
+      recordedAt: event.createdAt,
+      traceParent: traceParentOfWrite(),
+    });
+    if (this.publishing) {
+      context.record(OutboxEntry, {
+        eventId: event.id,
+        subject: `${this.subjectPrefix}.${event.subject.type}.${event.action}`,
+        body,
+        recordedAt: event.createdAt,
+      });
+    }
   }
 
-  // The message as a consumer receives it: the event as GET /events/{id} shows it, from the
+  // What a consumer and a webhook receive: the event as GET /events/{id} shows it, from the
   // definition the kit serves it with (its key casing included).
-  private messageOf(event: Event): Omit<OutboxEntry, 'position'> {
+  private bodyOf(event: Event): string {
     const { definition } = this.registry.serviceOf(Event);
-    const wire = serializeResource(definition, event, { created: false });
-    return {
-      eventId: event.id,
-      subject: `${this.subjectPrefix}.${event.subject.type}.${event.action}`,
-      body: JSON.stringify({ data: wire }),
-      recordedAt: event.createdAt,
-    };
+    return JSON.stringify({ data: serializeResource(definition, event, { created: false }) });
   }
+}
+
+// The write's trace, when it is traced: a delivery's spans link to it.
+function traceParentOfWrite(): string | null {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(activeContext.active(), carrier);
+  return carrier.traceparent ?? null;
 }

@@ -1,0 +1,375 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  propagation,
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
+import { Counter, Gauge } from 'prom-client';
+import { DataSource, EntityManager, In, IsNull, LessThan, LessThanOrEqual, Not, Or } from 'typeorm';
+import { newRow, TransactionRunner } from '@app/resource-kit';
+import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
+import { ReceiverPolicy } from './receiver-address';
+import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookOutboxEntry } from './webhook-outbox-entry.entity';
+import { attemptDelivery, succeeded, type AttemptOutcome } from './webhook-sender';
+
+// Events handed out per round; a full round is followed by the next at once.
+const HAND_OUT_BATCH = 100;
+// How often an idle worker looks for new events and due deliveries.
+const POLL_MS = 100;
+// After a failed round (the database away), the wait before the next.
+const RETRY_MS = 1_000;
+// Rows per INSERT of deliveries: under every engine's limit of bound parameters.
+const INSERT_CHUNK = 500;
+
+/** An endpoint's oldest pending delivery, due now, with what its attempt needs. */
+interface DueDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  payload: string;
+  traceParent: string | null;
+  url: string;
+  secret: string;
+}
+
+/**
+ * Delivers the events to the webhook endpoints (SPEC 1.17), in two steps that each instance
+ * runs in a loop:
+ * - hand-out: the oldest events of the webhook outbox (written in each write's transaction)
+ *   become one delivery per matching active endpoint, and leave the outbox, in one short
+ *   transaction (on PostgreSQL under a transaction-level advisory lock: one instance at a time);
+ * - attempts: each active endpoint's oldest pending delivery, when due, is leased by one
+ *   instance (a conditional UPDATE: no other takes it until the lease ends, which outlasts the
+ *   attempt's own time limit), POSTed, and its outcome written. The next one of that endpoint
+ *   waits for it (commit order per endpoint); endpoints never wait for one another, and no
+ *   transaction stays open across an attempt (so it works through PgBouncer).
+ */
+@Injectable()
+export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookWorker.name);
+  private readonly settings: WebhookConfig;
+  private readonly stopping = new AbortController();
+  /** This instance's attempts in flight, by endpoint. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly tracer = trace.getTracer('webhooks');
+  private attempts!: Counter;
+  private running?: Promise<void>;
+  private wake?: () => void;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly receivers: ReceiverPolicy,
+    metrics: MetricsService,
+  ) {
+    this.settings = config.webhooks;
+    this.watch(metrics);
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = this.work();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    this.wake?.();
+    await this.running;
+    // The attempts in flight are cut short (the signal) and handed back.
+    await Promise.all(this.inFlight.values());
+  }
+
+  private async work(): Promise<void> {
+    let failing = false;
+    while (!this.stopping.signal.aborted) {
+      let wait = POLL_MS;
+      try {
+        const handedOut = await this.handOut();
+        await this.startDue();
+        if (handedOut === HAND_OUT_BATCH) wait = 0;
+        if (failing) this.logger.log('delivering webhooks again');
+        failing = false;
+      } catch (error) {
+        // Logged once per outage, not once per round.
+        if (!failing) this.logger.warn(`webhooks not delivered yet: ${(error as Error).message}`);
+        failing = true;
+        wait = RETRY_MS;
+      }
+      await this.pause(wait);
+    }
+  }
+
+  // Until `ms` have passed or an attempt has ended (its endpoint's next delivery is due).
+  private pause(ms: number): Promise<void> {
+    if (this.stopping.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /**
+   * One round of hand-out; the number of events it took from the outbox. Through the kit's
+   * transaction runner, which queues it behind the writes on SQLite's one connection.
+   */
+  private handOut(): Promise<number> {
+    return this.transactions.run(async (manager) => {
+      if (!(await this.leased(manager))) return 0;
+      const entries = await manager.find(WebhookOutboxEntry, {
+        order: { position: 'ASC' },
+        take: HAND_OUT_BATCH,
+      });
+      if (entries.length === 0) return 0;
+      const endpoints = await manager.find(WebhookEndpoint, {
+        select: { id: true, subjectType: true, action: true },
+        where: { status: 'active' },
+      });
+      const deliveries = entries.flatMap((entry) =>
+        endpoints
+          .filter((endpoint) => matches(endpoint, entry))
+          .map((endpoint) => ({
+            ...newRow(),
+            webhookEndpointId: endpoint.id,
+            eventId: entry.eventId,
+            attempt: 0,
+            status: 'pending' as const,
+            responseStatus: null,
+            durationMs: null,
+            nextAttemptAt: entry.recordedAt,
+            position: entry.position,
+            payload: entry.body,
+            leasedUntil: null,
+            traceParent: entry.traceParent,
+          })),
+      );
+      for (let start = 0; start < deliveries.length; start += INSERT_CHUNK) {
+        await manager.insert(WebhookDelivery, deliveries.slice(start, start + INSERT_CHUNK));
+      }
+      const positions = entries.map((entry) => entry.position);
+      await manager.delete(WebhookOutboxEntry, { position: In(positions) });
+      return entries.length;
+    });
+  }
+
+  // PostgreSQL: one instance hands out at a time; the others skip the round. SQLite has one
+  // process.
+  private async leased(manager: EntityManager): Promise<boolean> {
+    if (this.dataSource.options.type !== 'postgres') return true;
+    const [{ leased }] = await manager.query<{ leased: boolean }[]>(
+      'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leased',
+      [this.dataSource.getMetadata(WebhookOutboxEntry).tablePath],
+    );
+    return leased;
+  }
+
+  /** Starts the attempts that are due, as many as there is room for, one per endpoint. */
+  private async startDue(): Promise<void> {
+    const room = this.settings.concurrency - this.inFlight.size;
+    if (room <= 0) return;
+    const now = new Date();
+    for (const due of await this.dueDeliveries(now, room)) {
+      if (this.inFlight.has(due.endpointId) || !(await this.lease(due, now))) continue;
+      const attempt = this.attempt(due)
+        .catch((error: Error) =>
+          // The lease runs out and the delivery is attempted again: at least once.
+          this.logger.warn(`webhook delivery ${due.id} not recorded: ${error.message}`),
+        )
+        .finally(() => {
+          this.inFlight.delete(due.endpointId);
+          this.wake?.();
+        });
+      this.inFlight.set(due.endpointId, attempt);
+    }
+  }
+
+  // Each active endpoint's oldest pending delivery, if it is due and no one holds it.
+  private dueDeliveries(now: Date, limit: number): Promise<DueDelivery[]> {
+    const oldest = this.dataSource
+      .createQueryBuilder()
+      .subQuery()
+      .select('MIN(earlier.position)')
+      .from(WebhookDelivery, 'earlier')
+      .where('earlier.webhookEndpointId = endpoint.id')
+      .andWhere('earlier.status = :pending')
+      .getQuery();
+    return this.dataSource
+      .createQueryBuilder()
+      .from(WebhookEndpoint, 'endpoint')
+      .innerJoin(
+        WebhookDelivery,
+        'delivery',
+        `delivery.webhookEndpointId = endpoint.id AND delivery.status = :pending AND delivery.position = ${oldest}`,
+      )
+      .select('delivery.id', 'id')
+      .addSelect('endpoint.id', 'endpointId')
+      .addSelect('delivery.eventId', 'eventId')
+      .addSelect('delivery.attempt', 'attempt')
+      .addSelect('delivery.payload', 'payload')
+      .addSelect('delivery.traceParent', 'traceParent')
+      .addSelect('endpoint.url', 'url')
+      .addSelect('endpoint.secret', 'secret')
+      .where('endpoint.status = :active')
+      .andWhere('delivery.nextAttemptAt <= :now')
+      .andWhere('(delivery.leasedUntil IS NULL OR delivery.leasedUntil < :now)')
+      .setParameters({ pending: 'pending', active: 'active', now })
+      .orderBy('delivery.position', 'ASC')
+      .limit(limit)
+      .getRawMany<DueDelivery>();
+  }
+
+  // Taken by this instance if no other took it first; held longer than an attempt can last.
+  private async lease(due: DueDelivery, now: Date): Promise<boolean> {
+    const until = new Date(now.getTime() + 2 * this.settings.attemptTimeoutMs + 5_000);
+    const { affected } = await this.dataSource
+      .getRepository(WebhookDelivery)
+      .update(
+        { id: due.id, status: 'pending', leasedUntil: Or(IsNull(), LessThan(now)) },
+        { leasedUntil: until },
+      );
+    return affected === 1;
+  }
+
+  private attempt(due: DueDelivery): Promise<void> {
+    const attempt = Number(due.attempt) + 1;
+    const options = {
+      links: linkTo(due.traceParent),
+      attributes: {
+        'webhook.endpoint_id': due.endpointId,
+        'webhook.event_id': due.eventId,
+        'webhook.attempt': attempt,
+      },
+    };
+    return this.tracer.startActiveSpan('webhook delivery', options, async (span) => {
+      try {
+        const outcome = await attemptDelivery(
+          { url: due.url, secret: due.secret, messageId: due.eventId, payload: due.payload },
+          this.receivers,
+          this.settings.attemptTimeoutMs,
+          this.stopping.signal,
+        );
+        describe(span, outcome);
+        await this.record(due, attempt, outcome);
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** Writes an attempt's outcome: done, due again after the next wait, or failed for good. */
+  private async record(due: DueDelivery, attempt: number, outcome: AttemptOutcome): Promise<void> {
+    const deliveries = this.dataSource.getRepository(WebhookDelivery);
+    // Stopping: handed back at once to the next instance, as if never attempted.
+    if (outcome.interrupted) return void (await deliveries.update(due.id, { leasedUntil: null }));
+    const now = new Date();
+    const taken = succeeded(outcome);
+    const wait: number | undefined = this.settings.retryDelaysMs[attempt - 1];
+    const nextAttemptAt = taken || wait === undefined ? null : new Date(now.getTime() + wait);
+    const status: DeliveryStatus = taken ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
+    await deliveries.update(
+      { id: due.id },
+      {
+        attempt,
+        status,
+        responseStatus: outcome.status ?? null,
+        durationMs: outcome.durationMs,
+        nextAttemptAt,
+        leasedUntil: null,
+        updatedAt: now,
+      },
+    );
+    this.attempts.inc({ outcome: status === 'pending' ? 'retried' : status });
+    if (!taken) {
+      this.logger.debug(`webhook delivery ${due.id}, attempt ${attempt}: ${failureOf(outcome)}`);
+    }
+    await this.followEndpoint(due.endpointId, taken, now);
+  }
+
+  // An endpoint whose deliveries have all failed for `disableAfterMs` is disabled.
+  private async followEndpoint(id: string, taken: boolean, now: Date): Promise<void> {
+    const endpoints = this.dataSource.getRepository(WebhookEndpoint);
+    if (taken) {
+      await endpoints.update({ id, failingSince: Not(IsNull()) }, { failingSince: null });
+      return;
+    }
+    await endpoints.update({ id, failingSince: IsNull() }, { failingSince: now });
+    const since = new Date(now.getTime() - this.settings.disableAfterMs);
+    const { affected } = await endpoints.update(
+      { id, status: 'active', failingSince: LessThanOrEqual(since) },
+      { status: 'disabled', updatedAt: now },
+    );
+    if (affected) {
+      this.logger.warn(
+        `webhook endpoint ${id} disabled: its deliveries failed since ${since.toISOString()}`,
+      );
+    }
+  }
+
+  private watch(metrics: MetricsService): void {
+    const registers = [metrics.registry];
+    this.attempts = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome: succeeded; retried (failed, due again later); failed (no retry left)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const deliveries = () => this.dataSource.getRepository(WebhookDelivery);
+    new Gauge({
+      name: 'webhook_oldest_pending_seconds',
+      help: 'Age of the oldest webhook delivery not yet succeeded or failed (0 when none waits)',
+      registers,
+      async collect() {
+        // While the database is away the figure is NaN (unknown); the scrape still answers.
+        const [oldest] = await deliveries()
+          .find({ where: { status: 'pending' }, order: { position: 'ASC' }, take: 1 })
+          .catch(() => [{ createdAt: new Date(NaN) }]);
+        this.set(oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0);
+      },
+    });
+  }
+}
+
+function matches(endpoint: WebhookEndpoint, entry: WebhookOutboxEntry): boolean {
+  return (
+    (endpoint.subjectType === null || endpoint.subjectType === entry.subjectType) &&
+    (endpoint.action === null || endpoint.action === entry.action)
+  );
+}
+
+// The span of the write that recorded the event, when it was traced.
+function linkTo(traceParent: string | null): Link[] {
+  if (!traceParent) return [];
+  const context = trace.getSpanContext(
+    propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }),
+  );
+  return context ? [{ context }] : [];
+}
+
+function describe(span: Span, outcome: AttemptOutcome): void {
+  span.setAttribute('webhook.duration_ms', outcome.durationMs);
+  if (outcome.status !== undefined) span.setAttribute('http.response.status_code', outcome.status);
+  if (!succeeded(outcome))
+    span.setStatus({ code: SpanStatusCode.ERROR, message: failureOf(outcome) });
+}
+
+function failureOf(outcome: AttemptOutcome): string {
+  return outcome.failure ?? `answered ${outcome.status}`;
+}
