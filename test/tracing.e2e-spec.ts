@@ -20,6 +20,7 @@ interface ReceivedSpan {
   kind: number;
   scope: string;
   attributes: Record<string, unknown>;
+  links?: { traceId: string; spanId: string }[];
 }
 
 // OTLP/JSON: resourceSpans[].scopeSpans[].spans[], ids in hex, attribute values typed.
@@ -235,6 +236,44 @@ onPostgres('traces (OpenTelemetry)', () => {
     expect(missingSpans.find((span) => span.name === 'GET products')?.attributes).toMatchObject({
       'resource.error': 'not_found',
     });
+  });
+
+  it('traces each webhook attempt, linked to the write that recorded the event', async () => {
+    const hooks = createServer((_request, response) => response.writeHead(204).end());
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
+    const { url } = await start({ ...exporting(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const subscribed = await fetch(`${url}/webhook_endpoints`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data: { url: hookUrl, subject_type: 'products' } }),
+    });
+    expect(subscribed.status).toBe(201);
+    const write = traceparent();
+    const created = await fetch(`${url}/products`, {
+      method: 'POST',
+      headers: { ...headers, traceparent: write.header },
+      body: JSON.stringify({ data: { name: 'Hooked', price_cents: 100, stock: 1 } }),
+    });
+    expect(created.status).toBe(201);
+    const deadline = Date.now() + 10_000;
+    const linked = () =>
+      collector.spans.find(
+        (span) =>
+          span.name === 'webhook delivery' &&
+          span.links?.some((link) => link.traceId === write.traceId),
+      );
+    while (!linked() && Date.now() < deadline) await sleep(100);
+    hooks.close();
+    const attempt = linked();
+    expect(attempt?.attributes).toMatchObject({
+      'webhook.attempt': 1,
+      'http.response.status_code': 204,
+    });
+    // The POST itself is the http client span inside the attempt's own trace.
+    const post = await spansOf(attempt!.traceId, (spans) => spans.some((span) => span.kind === 3));
+    expect(post.find((span) => span.kind === 3)?.parentSpanId).toBe(attempt!.spanId);
   });
 
   it('exports nothing and adds no trace ids to the logs when the SDK is disabled', async () => {
