@@ -20,11 +20,13 @@ export class WebhookEndpointsService extends ResourceService<WebhookEndpoint> {
     return { status: 'active', secret: `whsec_${randomBytes(32).toString('base64')}` };
   }
 
+  // Set active again, an endpoint starts its five days of failures afresh.
   protected override async prepareUpdate(
     _current: WebhookEndpoint,
     changes: ResourceInput,
-  ): Promise<void> {
+  ): Promise<Partial<WebhookEndpoint> | void> {
     await this.assertDeliverable(changes);
+    if (changes.get('status') === 'active') return { failingSince: null };
   }
 
   // The secret is kept (it signs every delivery), so a repeated create answers it again.
