@@ -17,6 +17,7 @@ import { Counter, Gauge } from 'prom-client';
 import { DataSource, EntityManager, In, IsNull, LessThan, LessThanOrEqual, Not, Or } from 'typeorm';
 import { newRow, TransactionRunner } from '@app/resource-kit';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app-config';
+import { holdsTableLease } from '../../database/table-lease';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ReceiverPolicy } from './receiver-address';
 import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
@@ -172,13 +173,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   // PostgreSQL: one instance hands out at a time; the others skip the round. SQLite has one
   // process.
-  private async leased(manager: EntityManager): Promise<boolean> {
-    if (this.dataSource.options.type !== 'postgres') return true;
-    const [{ leased }] = await manager.query<{ leased: boolean }[]>(
-      'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leased',
-      [this.dataSource.getMetadata(WebhookOutboxEntry).tablePath],
-    );
-    return leased;
+  private leased(manager: EntityManager): Promise<boolean> {
+    if (this.dataSource.options.type !== 'postgres') return Promise.resolve(true);
+    return holdsTableLease(manager, WebhookOutboxEntry);
   }
 
   /** Starts the attempts that are due, as many as there is room for, one per endpoint. */

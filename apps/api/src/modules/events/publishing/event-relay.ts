@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import { holdsTableLease } from '../../../database/table-lease';
 import { MetricsService } from '../../../metrics/metrics.service';
 import { EventStream, PublishError } from './event-stream';
 import { OutboxEntry } from './outbox-entry.entity';
@@ -97,11 +98,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async leased(manager: EntityManager, stream: EventStream): Promise<Round> {
-    const [{ leased }] = await manager.query<{ leased: boolean }[]>(
-      'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leased',
-      // Keyed by the table's schema and name: services in other schemas relay in parallel.
-      [this.dataSource.getMetadata(OutboxEntry).tablePath],
-    );
+    const leased = await holdsTableLease(manager, OutboxEntry);
     return leased ? this.publish(manager, stream) : { count: 0 };
   }
 
