@@ -100,7 +100,7 @@ export async function resetWrites(sql: Client, schema: string = BENCH.schema): P
     UPDATE ${s}.products p SET stock = 1000000
     WHERE p.id IN (SELECT DISTINCT product_id FROM ${s}.order_items)`);
   await sql.query(
-    `TRUNCATE ${s}.cart_items, ${s}.order_items, ${s}.orders, ${s}.events, ${s}.product_revisions, ${s}.sessions`,
+    `TRUNCATE ${s}.cart_items, ${s}.order_items, ${s}.orders, ${s}.events, ${s}.product_revisions, ${s}.sessions, ${s}.webhook_deliveries, ${s}.webhook_outbox`,
   );
   await sql.query(`DELETE FROM ${s}.products WHERE id NOT LIKE '${SEED_ID_PREFIX}%'`);
   await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);
