@@ -213,7 +213,6 @@ describe('webhooks', () => {
       await timedCreates(10, withDead);
       await admin(service).delete(`/webhook_endpoints/${endpoint.id}`).expect(200);
       if (block % 2 === 1) await timedCreates(10, without);
-      expect(dead.received).toHaveLength(0);
     }
     // Writes only add an outbox row; they never wait for an attempt (which would take the
     // whole time limit). The issue's 10 % is a speed figure, for a benchmark on a quiet
@@ -234,7 +233,8 @@ describe('webhooks', () => {
     const delivered = (received: Received[]) =>
       created.every((id) => received.some(({ event }) => event.subject.id === id));
     await alive.waitUntil(delivered);
-    expect(dead.received).toHaveLength(0);
+    // Its first delivery is held, and none after it is sent meanwhile.
+    expect(dead.hanging).toBe(1);
   }, 60_000);
 
   onPostgres(

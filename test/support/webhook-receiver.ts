@@ -25,7 +25,7 @@ export class WebhookReceiver {
   private inFlight = 0;
   private verifier?: Webhook;
   private readonly server: Server;
-  private readonly hanging = new Set<IncomingMessage>();
+  private readonly held = new Set<IncomingMessage>();
 
   constructor(
     private readonly answer: (request: number) => Answer = () => 204,
@@ -44,7 +44,7 @@ export class WebhookReceiver {
           response.writeHead(accepted ? status : 400).end('{"ok":true}');
         };
         const answer = this.answer(count++);
-        if (answer === 'hang') return void this.hanging.add(request);
+        if (answer === 'hang') return void this.held.add(request);
         setTimeout(() => finish(answer), this.delayMs);
       });
     });
@@ -55,6 +55,11 @@ export class WebhookReceiver {
     this.server.listen(0, '127.0.0.1');
     await once(this.server, 'listening');
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** Requests it holds unanswered (it answers `'hang'`). */
+  get hanging(): number {
+    return this.held.size;
   }
 
   useSecret(secret: string): void {
@@ -79,7 +84,7 @@ export class WebhookReceiver {
   }
 
   async close(): Promise<void> {
-    for (const request of this.hanging) request.socket.destroy();
+    for (const request of this.held) request.socket.destroy();
     this.server.closeAllConnections();
     this.server.close();
     await once(this.server, 'close');
