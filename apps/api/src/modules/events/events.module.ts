@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceModule, WRITE_LISTENER } from '@app/resource-kit';
 import { MetricsModule } from '../../metrics/metrics.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Event } from './event.entity';
 import { EventsRecorder } from './events.recorder';
 import { AsyncApiController } from './publishing/asyncapi.controller';
@@ -14,6 +15,7 @@ import { OutboxEntry } from './publishing/outbox-entry.entity';
     ResourceModule.forFeature(Event),
     TypeOrmModule.forFeature([OutboxEntry]),
     MetricsModule,
+    WebhooksModule,
   ],
   providers: [EventsRecorder, { provide: WRITE_LISTENER, useExisting: EventsRecorder }, EventRelay],
 })

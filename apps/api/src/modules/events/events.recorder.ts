@@ -11,6 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
 import { WebhookOutboxEntry } from '../webhooks/webhook-outbox-entry.entity';
+import { WebhookWorker } from '../webhooks/webhook-worker';
 
 /**
  * Records every successful write as an event, in the write's own transaction: either both
@@ -27,6 +28,7 @@ export class EventsRecorder implements WriteListener {
   constructor(
     @Inject(APP_CONFIG) { eventPublishing }: AppConfig,
     private readonly registry: ResourceRegistry,
+    private readonly webhooks: WebhookWorker,
   ) {
     this.publishing = eventPublishing.url !== undefined;
     this.subjectPrefix = eventPublishing.subjectPrefix;
@@ -55,6 +57,7 @@ export class EventsRecorder implements WriteListener {
       recordedAt: event.createdAt,
       traceParent: traceParentOfWrite(),
     });
+    this.webhooks.eventRecorded();
     if (this.publishing) {
       context.record(OutboxEntry, {
         eventId: event.id,

@@ -20,6 +20,7 @@ import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app
 import { holdsTableLease } from '../../database/table-lease';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ReceiverPolicy } from './receiver-address';
+import { QUICK_MS, RoundPace } from './round-pace';
 import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookOutboxEntry } from './webhook-outbox-entry.entity';
@@ -27,8 +28,6 @@ import { attemptDelivery, succeeded, type AttemptOutcome } from './webhook-sende
 
 // Events handed out per round; a full round is followed by the next at once.
 const HAND_OUT_BATCH = 100;
-// How often an idle worker looks for new events and due deliveries.
-const POLL_MS = 100;
 // After a failed round (the database away), the wait before the next.
 const RETRY_MS = 1_000;
 // Rows per INSERT of deliveries: under every engine's limit of bound parameters.
@@ -69,6 +68,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private attempts!: Counter;
   private running?: Promise<void>;
   private wake?: () => void;
+  private shorten?: () => void;
+  private readonly pace = new RoundPace();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -96,11 +97,12 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private async work(): Promise<void> {
     let failing = false;
     while (!this.stopping.signal.aborted) {
-      let wait = POLL_MS;
+      let wait: number;
       try {
         const handedOut = await this.handOut();
-        await this.startDue();
-        if (handedOut === HAND_OUT_BATCH) wait = 0;
+        const started = await this.startDue();
+        const busy = handedOut > 0 || started > 0 || this.inFlight.size > 0;
+        wait = handedOut === HAND_OUT_BATCH ? 0 : this.pace.next(busy);
         if (failing) this.logger.log('delivering webhooks again');
         failing = false;
       } catch (error) {
@@ -113,18 +115,33 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  // Until `ms` have passed or an attempt has ended (its endpoint's next delivery is due).
+  /**
+   * Told by a write of this instance, inside its transaction, that it recorded an event: the
+   * worker comes back to its quick pace, so the event is handed out soon after the commit.
+   */
+  eventRecorded(): void {
+    if (this.pace.quicken()) this.shorten?.();
+  }
+
+  // Until `ms` have passed or an attempt has ended (its endpoint's next delivery is due); a
+  // longer idle pause is cut to the quick pace when this instance records an event.
   private pause(ms: number): Promise<void> {
     if (this.stopping.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined = undefined;
       const done = () => {
         clearTimeout(timer);
-        this.wake = undefined;
+        this.wake = this.shorten = undefined;
         resolve();
       };
       timer = setTimeout(done, ms);
       this.wake = done;
+      if (ms > QUICK_MS) {
+        this.shorten = () => {
+          clearTimeout(timer);
+          timer = setTimeout(done, QUICK_MS);
+        };
+      }
     });
   }
 
@@ -178,11 +195,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     return holdsTableLease(manager, WebhookOutboxEntry);
   }
 
-  /** Starts the attempts that are due, as many as there is room for, one per endpoint. */
-  private async startDue(): Promise<void> {
+  /**
+   * Starts the attempts that are due, as many as there is room for, one per endpoint; how many
+   * it started.
+   */
+  private async startDue(): Promise<number> {
     const room = this.settings.concurrency - this.inFlight.size;
-    if (room <= 0) return;
+    if (room <= 0) return 0;
     const now = new Date();
+    let started = 0;
     for (const due of await this.dueDeliveries(now, room)) {
       if (this.inFlight.has(due.endpointId) || !(await this.lease(due, now))) continue;
       const attempt = this.attempt(due)
@@ -195,7 +216,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
           this.wake?.();
         });
       this.inFlight.set(due.endpointId, attempt);
+      started += 1;
     }
+    return started;
   }
 
   // Each active endpoint's oldest pending delivery, if it is due and no one holds it.

@@ -28,5 +28,6 @@ const receiverPolicy = {
     MetricsModule,
   ],
   providers: [WebhookWorker],
+  exports: [WebhookWorker],
 })
 export class WebhooksModule {}
