@@ -14,6 +14,7 @@ import {
 } from './scenarios';
 import { startPgBouncer } from '../test/support/pgbouncer';
 import { BENCH } from './bench.config';
+import { deadEndpoint } from './dead-endpoint';
 import { RunningServer, ServerOptions } from './servers';
 
 export interface AgainstResults {
@@ -23,7 +24,7 @@ export interface AgainstResults {
   previous: ServerResults;
   /**
    * Alternating rounds measured; each figure is the round with the median CPU per request,
-   * but p99, the median of the rounds', and RSS, the largest of all rounds.
+   * but p50 and p99, the medians of the rounds', and RSS, the largest of all rounds.
    */
   rounds: number;
   /** Per scenario, the median over rounds of this CPU per request over that one's, minus 1. */
@@ -89,6 +90,30 @@ export async function measureWithNodeArgs(options: BenchOptions): Promise<Agains
   return measureSideBySide(`this build started with ${nodeArgs.join(' ')}`, { nodeArgs }, options);
 }
 
+/**
+ * `--webhooks`: the service with an active webhook endpoint whose receiver takes every
+ * connection and never answers, against the same service with that endpoint disabled (SPEC
+ * 1.17: a dead endpoint slows no write). One process, the endpoint switched before each half
+ * of a round: two services on one database would both deliver to it.
+ */
+export async function measureWithDeadEndpoint(options: BenchOptions): Promise<AgainstResults> {
+  const server = await RunningServer.start(
+    { kind: 'service', port: portOf('service'), processes: 1, extraEnv: deadEndpoint.env },
+    'service-webhooks',
+  );
+  const endpoint = await deadEndpoint.subscribe(server.url);
+  try {
+    const sides: [Side, Side] = [
+      { server, enter: () => endpoint.set('active') },
+      { server, enter: () => endpoint.set('disabled') },
+    ];
+    return await alternate('this service with its dead endpoint disabled', sides, options);
+  } finally {
+    await server.stop();
+    endpoint.close();
+  }
+}
+
 async function measureSideBySide(
   other: string,
   otherServer: Pick<ServerOptions, 'root' | 'extraEnv' | 'nodeArgs'>,
@@ -101,34 +126,52 @@ async function measureSideBySide(
       'other',
     ),
   ]);
-  const rounds = options.rounds ?? 1;
-  const results: AgainstResults = { other, current: {}, previous: {}, rounds, cpuChange: {} };
   try {
-    for (const { name } of scenariosOf(options)) {
-      process.stdout.write(`against, ${name}:`);
-      const [now, before]: Measurement[][] = [[], []];
-      for (let round = 1; round <= rounds; round++) {
-        process.stdout.write(` ${round}`);
-        // Each side goes first every other round: the first of a pair may find the caches
-        // warmer or the machine quieter.
-        if (round % 2) {
-          now.push(await measure(current, name, options));
-          before.push(await measure(previous, name, options));
-        } else {
-          before.push(await measure(previous, name, options));
-          now.push(await measure(current, name, options));
-        }
-      }
-      const list = (side: Measurement[]) => side.map((m) => cpu(m).toFixed(0)).join(' ');
-      process.stdout.write(`\n  µs/request, this: ${list(now)}; that: ${list(before)}\n`);
-      results.current[name] = medianRound(now);
-      results.previous[name] = medianRound(before);
-      // The two of a round ran seconds apart: their ratio moves less than either figure.
-      const changes = now.map((m, round) => cpu(m) / cpu(before[round]) - 1);
-      results.cpuChange[name] = median(changes, (change) => change);
-    }
+    return await alternate(other, [{ server: current }, { server: previous }], options);
   } finally {
     await Promise.all([current.stop(), previous.stop()]);
+  }
+}
+
+/** What one side of a comparison measures: a server, and what to do before each of its runs. */
+interface Side {
+  server: RunningServer;
+  enter?: () => Promise<void>;
+}
+
+async function alternate(
+  other: string,
+  [current, previous]: [Side, Side],
+  options: BenchOptions,
+): Promise<AgainstResults> {
+  const rounds = options.rounds ?? 1;
+  const results: AgainstResults = { other, current: {}, previous: {}, rounds, cpuChange: {} };
+  const run = async (side: Side, name: ScenarioName) => {
+    await side.enter?.();
+    return measure(side.server, name, options);
+  };
+  for (const { name } of scenariosOf(options)) {
+    process.stdout.write(`against, ${name}:`);
+    const [now, before]: Measurement[][] = [[], []];
+    for (let round = 1; round <= rounds; round++) {
+      process.stdout.write(` ${round}`);
+      // Each side goes first every other round: the first of a pair may find the caches
+      // warmer or the machine quieter.
+      if (round % 2) {
+        now.push(await run(current, name));
+        before.push(await run(previous, name));
+      } else {
+        before.push(await run(previous, name));
+        now.push(await run(current, name));
+      }
+    }
+    const list = (side: Measurement[]) => side.map((m) => cpu(m).toFixed(0)).join(' ');
+    process.stdout.write(`\n  µs/request, this: ${list(now)}; that: ${list(before)}\n`);
+    results.current[name] = medianRound(now);
+    results.previous[name] = medianRound(before);
+    // The two of a round ran seconds apart: their ratio moves less than either figure.
+    const changes = now.map((m, round) => cpu(m) / cpu(before[round]) - 1);
+    results.cpuChange[name] = median(changes, (change) => change);
   }
   return results;
 }
@@ -136,11 +179,12 @@ async function measureSideBySide(
 const cpu = (measurement: Measurement) => measurement.cpuMicrosPerRequest;
 
 // The round with the median CPU per request, with the largest RSS of all rounds (memory
-// after the load is what the side reached, not what one round left) and the median p99 (a
-// tail swings with the machine apart from the CPU a round took).
+// after the load is what the side reached, not what one round left) and the median p50 and
+// p99 (latency swings with the machine apart from the CPU a round took).
 function medianRound(rounds: Measurement[]): Measurement {
   return {
     ...median(rounds, cpu),
+    p50Ms: median(rounds, (m) => m.p50Ms).p50Ms,
     p99Ms: median(rounds, (m) => m.p99Ms).p99Ms,
     rssMiB: Math.max(...rounds.map((m) => m.rssMiB)),
   };

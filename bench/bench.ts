@@ -8,6 +8,7 @@ import {
   measureAgainst,
   measureThroughPgBouncer,
   measureWithNodeArgs,
+  measureWithDeadEndpoint,
   measureWithTracing,
 } from './against';
 import { BENCH } from './bench.config';
@@ -47,7 +48,11 @@ async function main(): Promise<void> {
     return;
   }
   if (
-    (options.against || options.pgbouncer || options.tracing || options.nodeArgs) &&
+    (options.against ||
+      options.pgbouncer ||
+      options.tracing ||
+      options.webhooks ||
+      options.nodeArgs) &&
     options.rounds
   ) {
     await compareOnly(options);
@@ -139,7 +144,7 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR`, `--pgbouncer`, `--tracing` or `--node-args`, with `--rounds N`: that
+// `--against DIR`, `--pgbouncer`, `--tracing`, `--webhooks` or `--node-args`, with `--rounds N`: that
 // comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
@@ -147,9 +152,11 @@ async function compareOnly(options: BenchOptions): Promise<void> {
     ? await measureThroughPgBouncer(options)
     : options.tracing
       ? await measureWithTracing(options)
-      : options.nodeArgs
-        ? await measureWithNodeArgs(options)
-        : await measureAgainst(options);
+      : options.webhooks
+        ? await measureWithDeadEndpoint(options)
+        : options.nodeArgs
+          ? await measureWithNodeArgs(options)
+          : await measureAgainst(options);
   const report = renderComparison(
     options,
     `${machine}; load average after: ${loadAverage()}`,

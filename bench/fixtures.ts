@@ -92,7 +92,10 @@ export async function seedProductRows(
   return true;
 }
 
-/** Back to the seeded state: no carts' items, orders, events or products of earlier runs. */
+/**
+ * Back to the seeded state: no carts' items, orders, events, products or webhook endpoints
+ * of earlier runs.
+ */
 export async function resetWrites(sql: Client, schema: string = BENCH.schema): Promise<void> {
   const s = `"${schema}"`;
   // Checkouts took stock: give it back before the orders go.
@@ -100,7 +103,7 @@ export async function resetWrites(sql: Client, schema: string = BENCH.schema): P
     UPDATE ${s}.products p SET stock = 1000000
     WHERE p.id IN (SELECT DISTINCT product_id FROM ${s}.order_items)`);
   await sql.query(
-    `TRUNCATE ${s}.cart_items, ${s}.order_items, ${s}.orders, ${s}.events, ${s}.product_revisions, ${s}.sessions, ${s}.webhook_deliveries, ${s}.webhook_outbox`,
+    `TRUNCATE ${s}.cart_items, ${s}.order_items, ${s}.orders, ${s}.events, ${s}.product_revisions, ${s}.sessions, ${s}.webhook_deliveries, ${s}.webhook_outbox, ${s}.webhook_endpoints`,
   );
   await sql.query(`DELETE FROM ${s}.products WHERE id NOT LIKE '${SEED_ID_PREFIX}%'`);
   await sql.query(`UPDATE ${s}.carts SET subtotal_cents = 0, item_count = 0`);

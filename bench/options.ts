@@ -1,3 +1,5 @@
+import { BENCH } from './bench.config';
+
 /** Command-line options of `npm run bench`: see docs/performance.md. */
 export interface BenchOptions {
   warmupSeconds: number;
@@ -11,12 +13,16 @@ export interface BenchOptions {
   pgbouncer: boolean;
   /** Measure the service without tracing against itself tracing every request to a local receiver. */
   tracing: boolean;
+  /** Measure the service with an active webhook endpoint that never answers against it disabled. */
+  webhooks: boolean;
   /** Measure the service as production starts it against the same build with these node flags. */
   nodeArgs?: readonly string[];
-  /** With `against`, `pgbouncer`, `tracing` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
+  /** With `against`, `pgbouncer`, `tracing`, `webhooks` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`), or with `--scale` its parts (`pages`, `costly`, `writes`); all when unset. */
   only?: readonly string[];
+  /** wrk's keep-alive connections per run (`--connections N`, default 50): 1 measures a lone caller's latency. */
+  connections: number;
   /** Only the collections at scale: 1,000,000 products on PostgreSQL, 100,000 on SQLite. */
   scale: boolean;
 }
@@ -28,6 +34,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   const roundsAt = args.indexOf('--rounds');
   const onlyAt = args.indexOf('--only');
   const nodeArgsAt = args.indexOf('--node-args');
+  const connectionsAt = args.indexOf('--connections');
   return {
     warmupSeconds: quick ? 1 : 3,
     measureSeconds: quick ? 3 : 10,
@@ -38,9 +45,14 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     against: againstAt >= 0 ? args[againstAt + 1] : undefined,
     pgbouncer: args.includes('--pgbouncer'),
     tracing: args.includes('--tracing'),
+    webhooks: args.includes('--webhooks'),
     nodeArgs: nodeArgsAt >= 0 ? args[nodeArgsAt + 1]?.split(' ').filter(Boolean) : undefined,
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
     scale: args.includes('--scale'),
+    connections:
+      connectionsAt >= 0
+        ? Math.max(1, Number(args[connectionsAt + 1]) || BENCH.connections)
+        : BENCH.connections,
   };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH } from './bench.config';
 import { CpuProfile, sharesByPackage } from './cpu-profile.analyzer';
+import { deadEndpoint } from './dead-endpoint';
 import type { BenchOptions } from './options';
 import { measure, portOf } from './scenarios';
 import { RunningServer } from './servers';
@@ -24,7 +25,10 @@ const LISTED = [
   'garbage collector',
 ];
 
-/** Runs the service with --cpu-prof under one scenario's load; time shares by package. */
+/**
+ * Runs the service with --cpu-prof under one scenario's load (with `--webhooks`, with an active
+ * endpoint that never answers); time shares by package.
+ */
 export async function profileService(scenario: string, options: BenchOptions): Promise<string> {
   const directory = join(BENCH.workDir, 'profile');
   rmSync(directory, { recursive: true, force: true });
@@ -35,14 +39,17 @@ export async function profileService(scenario: string, options: BenchOptions): P
       port: portOf('service'),
       processes: 1,
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${directory}`],
+      extraEnv: options.webhooks ? deadEndpoint.env : undefined,
     },
     'service-profile',
   );
   let rate: number;
+  const endpoint = options.webhooks ? await deadEndpoint.subscribe(server.url) : undefined;
   try {
     rate = (await measure(server, scenario, options)).requestsPerSecond;
   } finally {
     await server.stop();
+    endpoint?.close();
   }
   const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`the service wrote no profile into ${directory}`);

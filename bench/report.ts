@@ -184,7 +184,7 @@ function conditions(options: BenchOptions, machine: string): string[] {
   return [
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
-    `wrk, 50 keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
     machine,
   ];
 }
@@ -203,6 +203,8 @@ function againstLines(against: AgainstResults | undefined): string[] {
       fixed(now?.cpuMicrosPerRequest, 0),
       fixed(before?.cpuMicrosPerRequest, 0),
       change === undefined ? '—' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`,
+      fixed(now?.p50Ms),
+      fixed(before?.p50Ms),
       fixed(now?.p99Ms),
       fixed(before?.p99Ms),
       fixed(now?.rssMiB, 0),
@@ -213,8 +215,8 @@ function againstLines(against: AgainstResults | undefined): string[] {
   return [
     `### Against ${other} (one process each, measured alternately${rounds > 1 ? `; the median of ${rounds} rounds` : ''})`,
     '',
-    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request | this p99 ms | that p99 ms | this RSS MiB (max) | that RSS MiB (max) |',
-    rule(11),
+    '| scenario | this req/s | that req/s | ratio | this µs/req | that µs/req | CPU per request | this p50 ms | that p50 ms | this p99 ms | that p99 ms | this RSS MiB (max) | that RSS MiB (max) |',
+    rule(13),
     ...rows,
     '',
   ];

@@ -167,8 +167,8 @@ export async function measure(
   scenario: string,
   options: BenchOptions,
 ): Promise<Measurement> {
-  await loadFor(server.url, scenario, options.warmupSeconds, DATA_FILE);
-  return measureLoad(server, scenario, options.measureSeconds);
+  await loadFor(server.url, scenario, options.warmupSeconds, DATA_FILE, options.connections);
+  return measureLoad(server, scenario, options.measureSeconds, options.connections);
 }
 
 // The carts are emptied before and after, so that each run's first adds are not 409.
@@ -176,10 +176,11 @@ async function measureLoad(
   server: RunningServer,
   scenario: string,
   seconds: number,
+  connections?: number,
 ): Promise<Measurement> {
   await emptyCarts();
   const cpuBefore = server.cpuMicros();
-  const result = await loadFor(server.url, scenario, seconds, DATA_FILE);
+  const result = await loadFor(server.url, scenario, seconds, DATA_FILE, connections);
   const cpuMicrosPerRequest = (server.cpuMicros() - cpuBefore) / result.requests;
   await emptyCarts();
   return { ...result, rssMiB: Math.max(...server.rssMiB()), cpuMicrosPerRequest };

@@ -34,13 +34,14 @@ export async function loadFor(
   scenario: string,
   seconds: number,
   dataFile: string,
+  connections: number = BENCH.connections,
 ): Promise<LoadResult> {
   const script = join(BENCH.root, 'bench', 'load.lua');
   const { stdout } = await run(
     'wrk',
     [
       '-t1',
-      `-c${BENCH.connections}`,
+      `-c${connections}`,
       `-d${seconds}s`,
       '--timeout',
       '5s',

@@ -144,8 +144,9 @@ export class PageCursors {
   }
 }
 
-// The collection (products, no owner) and the caller (anonymous: the bench pages publicly),
-// then the filter and the order.
+// The collection (products, no owner) and the caller (anonymous, of no tenant: the bench
+// pages publicly), then the filter and the order.
 function binding(filters: [string, string][]): string {
-  return JSON.stringify(['products', null, null]) + JSON.stringify([filters, ['created_at', 'id']]);
+  const scope = JSON.stringify(['products', null, null, null]);
+  return scope + JSON.stringify([filters, ['created_at', 'id']]);
 }
