@@ -17,7 +17,7 @@ if (!name || name.startsWith('-')) {
   console.error(
     'Usage: npm run generate:resource -- <plural type> [--attributes name:type[:constraint],...]' +
       ' [--to-one resource,...] [--access public-read|owned] [--on-owner-delete refuse|cascade]' +
-      ' [--owned-through <one of --to-one>]' +
+      ' [--owned-through <one of --to-one>] [--tenant]' +
       ' [--indexed attribute,...] [--searchable attribute,...]',
   );
   process.exit(2);

@@ -62,13 +62,13 @@ describe('resource declarations', () => {
     expect(publicWrites.sort()).toEqual(PUBLIC_WRITES);
   });
 
-  it('keep private rows private: every resource open to customers has an owner or its own scope', () => {
+  it('keep private rows private: every resource open to customers has an owner, a tenant or its own scope', () => {
     const scoped = (definition: ResourceDefinition) =>
       (registry.serviceOf(definition.entity) as ResourceService)['scope'] !==
       ResourceService.prototype['scope'];
     const unguarded = definitions
       .filter((definition) => [...definition.access.values()].includes('authenticated'))
-      .filter((definition) => !definition.owner && !scoped(definition))
+      .filter((definition) => !definition.owner && !definition.tenant && !scoped(definition))
       .map((definition) => definition.type);
     expect(unguarded).toEqual([]);
   });

@@ -34,6 +34,8 @@ const THROUGH_PARENT = [
   '--owned-through',
   'probe_review',
 ];
+// Scoped to the caller's tenant (SPEC 1.15), for administrators of each tenant.
+const TENANT_SCOPED = ['probe_notes', '--attributes', 'body:string:500', '--tenant'];
 // Where no database server listens: the generator needs none.
 const NO_SERVER = 'postgres://postgres@127.0.0.1:1/none';
 
@@ -70,6 +72,7 @@ once('npm run generate:resource', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
     await generate(RESOURCE);
     await generate(THROUGH_PARENT);
+    await generate(TENANT_SCOPED);
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -81,8 +84,10 @@ once('npm run generate:resource', () => {
       'apps/api/src/app.module.ts',
       'apps/api/src/modules/probe-reviews',
       'apps/api/src/modules/probe-review-replies',
+      'apps/api/src/modules/probe-notes',
       'test/probe-reviews.e2e-spec.ts',
       'test/probe-review-replies.e2e-spec.ts',
+      'test/probe-notes.e2e-spec.ts',
     ];
     await run('npx', ['eslint', ...written]);
     await run('npx', ['prettier', '--check', ...written]);
@@ -99,18 +104,18 @@ once('npm run generate:resource', () => {
       'e2e:sqlite',
       'e2e:postgres',
       '--testPathPatterns',
-      'test/(probe-reviews|probe-review-replies|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
+      'test/(probe-reviews|probe-review-replies|probe-notes|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
       '--maxWorkers=1',
     ];
     const { stderr } = await run(process.execPath, jest);
     // The committed client's check among them: the generator regenerated it.
-    expect(stderr).toMatch(/Test Suites: 11 passed, 11 total/);
+    expect(stderr).toMatch(/Test Suites: 13 passed, 13 total/);
   });
 
   it('adds resources that contract:check reports as additive and /openapi.json describes', async () => {
     const { stdout } = await run('npm', ['run', 'contract:check']);
     expect(stdout).toMatch(
-      /Contract check passed: .*additive changes.*; new resources: probe_review_replies, probe_reviews\./,
+      /Contract check passed: .*additive changes.*; new resources: probe_notes, probe_review_replies, probe_reviews\./,
     );
     const folder = mkdtempSync(join(tmpdir(), 'generator-db-'));
     const main = join(copy, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -126,6 +131,7 @@ once('npm run generate:resource', () => {
           '/probe_reviews/{id}',
           '/probe_reviews/{id}/product',
           '/probe_review_replies/{id}/probe_review',
+          '/probe_notes/{id}',
         ]),
       );
     } finally {

@@ -9,6 +9,31 @@ export const STATIC_ADMIN = {
   role: 'admin',
 };
 
+/**
+ * Administrators of two tenants and a cross-tenant operator (SPEC 1.15), for the specs of
+ * tenant-scoped resources: `startTestApp({ STATIC_TOKENS: TENANT_TOKENS })`. The shop's
+ * sessions carry no tenant; these tokens name one. The first is ADMIN_TOKEN, in tenant acme.
+ */
+export const OTHER_TENANT_ADMIN_TOKEN = 'admin-token-of-another-tenant-e2e';
+export const CROSS_TENANT_TOKEN = 'cross-tenant-operator-token-e2e';
+export const TENANT_TOKENS = JSON.stringify([
+  { ...STATIC_ADMIN, tenant: 'acme' },
+  {
+    token: OTHER_TENANT_ADMIN_TOKEN,
+    email: 'globex-ops@example.com',
+    name: 'Globex ops',
+    role: 'admin',
+    tenant: 'globex',
+  },
+  {
+    token: CROSS_TENANT_TOKEN,
+    email: 'operator@example.com',
+    name: 'Operator',
+    role: 'admin',
+    tenant: null,
+  },
+]);
+
 /** What the e2e specs of the shop do over and over: sign up, log in, call with a token. */
 export class ShopClient {
   constructor(private readonly http: App) {}

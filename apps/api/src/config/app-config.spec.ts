@@ -268,6 +268,14 @@ describe('loadConfig', () => {
     const tokens = [
       { token: 'a'.repeat(20), email: 'ops@example.com', name: 'Ops', role: 'admin' },
       { token: 'b'.repeat(20), email: 'bot@example.com', name: 'Bot', role: 'customer' },
+      {
+        token: 'c'.repeat(20),
+        email: 'acme@example.com',
+        name: 'Acme',
+        role: 'admin',
+        tenant: 'acme',
+      },
+      { token: 'd'.repeat(20), email: 'all@example.com', name: 'All', role: 'admin', tenant: null },
     ];
     const config = loadConfig({ NODE_ENV: 'development', STATIC_TOKENS: JSON.stringify(tokens) });
     expect(config.staticTokens).toEqual(tokens);
@@ -284,6 +292,14 @@ describe('loadConfig', () => {
     [
       '[{"token":"aaaaaaaaaaaaaaaaaaaa","email":"x@example.com","name":"X","role":"root"}]',
       'STATIC_TOKENS[0]: role must be one of the following values: customer, admin',
+    ],
+    [
+      `[{"token":"aaaaaaaaaaaaaaaaaaaa","email":"x@example.com","name":"X","role":"admin","tenant":"${'t'.repeat(65)}"}]`,
+      'STATIC_TOKENS[0]: tenant must be a name of 1 to 64 characters, or null',
+    ],
+    [
+      '[{"token":"aaaaaaaaaaaaaaaaaaaa","email":"x@example.com","name":"X","role":"admin","tenant":7}]',
+      'STATIC_TOKENS[0]: tenant must be a string',
     ],
   ])('rejects STATIC_TOKENS=%s', (value, message) => {
     expect(problemsOf({ NODE_ENV: 'test', STATIC_TOKENS: value })).toContain(message);

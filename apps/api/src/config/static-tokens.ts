@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import {
   IsEmail,
   IsIn,
+  IsOptional,
   IsString,
   Matches,
   MaxLength,
@@ -30,9 +31,19 @@ export class StaticToken {
 
   @IsIn(ROLES)
   role!: Role;
+
+  /**
+   * The token's tenant (SPEC 1.15), for tenant-scoped resources: a name, or `null` for a
+   * cross-tenant operator; absent, the token has no tenant (it reads none of their rows).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'tenant must be a name of 1 to 64 characters, or null' })
+  @MaxLength(64, { message: 'tenant must be a name of 1 to 64 characters, or null' })
+  tenant?: string | null;
 }
 
-/** Parses STATIC_TOKENS (a JSON array of {token, email, name, role}); returns problems, not throws. */
+/** Parses STATIC_TOKENS (a JSON array of {token, email, name, role, tenant?}); returns problems, not throws. */
 export function parseStaticTokens(json: string): { tokens: StaticToken[]; problems: string[] } {
   let raw: unknown;
   try {

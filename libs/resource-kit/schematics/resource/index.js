@@ -37,6 +37,7 @@ function resource(options) {
       toOne,
       owner: ownerOf(options, tree, modulesPath, folder),
       parent: parentOf(options, toOne, tree),
+      tenant: tenantOf(options),
       // Prettier turns the double quotes into the project's single quotes.
       literal: (value) => JSON.stringify(value),
     };
@@ -99,6 +100,19 @@ function parentOf(options, toOne, tree) {
     );
   }
   return { ...relation, ownerPath: `${relation.property}.${owner}` };
+}
+
+// `--tenant`: the shop's sessions carry no tenant (SPEC 1.15: it runs with one), so a
+// customer could neither read nor create a tenant-scoped row they own: refused, not generated
+// into a resource no customer can use.
+function tenantOf(options) {
+  if (!options.tenant) return false;
+  if (options.access === 'owned' || options.ownedThrough) {
+    throw new SchematicsException(
+      "--tenant goes with public-read access here: the shop's sessions carry no tenant, so its customers could neither read nor create rows they own in a tenant",
+    );
+  }
+  return true;
 }
 
 // The `owner` of a class's own @Resource, if it declares one (a top-level option, formatted:

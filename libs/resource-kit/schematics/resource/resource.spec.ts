@@ -40,7 +40,7 @@ function shop(): UnitTestTree {
   return tree;
 }
 
-const generate = (options: Record<string, string>, tree = shop()) =>
+const generate = (options: Record<string, string | boolean>, tree = shop()) =>
   runner.runSchematic('resource', { name: 'reviews', ...options }, tree);
 
 describe('the resource schematic', () => {
@@ -61,6 +61,28 @@ describe('the resource schematic', () => {
     );
     await expect(generate({ toOne: 'product', ownedThrough: 'cart' })).rejects.toThrow(
       '--owned-through cart: name it in --to-one as well',
+    );
+  });
+
+  it('scopes a resource to the caller\u2019s tenant, with a spec of another tenant\u2019s view', async () => {
+    const tree = await generate({ attributes: 'title:string:200', tenant: true });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("  tenant: true,\n  access: {\n    list: 'authenticated',");
+    expect(entity).toContain("create: 'admin'");
+    const spec = tree.readText('test/reviews.e2e-spec.ts');
+    expect(spec).toContain('service = await startTestApp({ STATIC_TOKENS: TENANT_TOKENS });');
+    expect(spec).toContain("tenant_id: 'acme',");
+    expect(spec).toContain('const other = shop.as(OTHER_TENANT_ADMIN_TOKEN);');
+    const plain = await generate({ attributes: 'title:string:200' });
+    expect(plain.readText('apps/api/src/modules/reviews/review.entity.ts')).not.toContain('tenant');
+  });
+
+  it('refuses --tenant with owned rows: the shop\u2019s sessions carry no tenant', async () => {
+    const refusal =
+      "--tenant goes with public-read access here: the shop's sessions carry no tenant";
+    await expect(generate({ access: 'owned', tenant: true })).rejects.toThrow(refusal);
+    await expect(generate({ toOne: 'cart', ownedThrough: 'cart', tenant: true })).rejects.toThrow(
+      refusal,
     );
   });
 

@@ -39,7 +39,12 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
       });
       await users.save(user);
       if (!existing) await this.dataSource.getRepository(Cart).insert(newCart(user));
-      this.tokens.register(granted.token, { id: user.id, role: user.role });
+      const { tenant } = granted;
+      this.tokens.register(granted.token, {
+        id: user.id,
+        role: user.role,
+        ...(tenant !== undefined && { tenant }),
+      });
     }
   }
 }
