@@ -340,6 +340,7 @@ function expectOneCreation(responses: request.Response[]): void {
   for (const response of responses.filter((r) => r.status !== 201)) {
     expect(response.status).toBe(409);
     expect(response.body.error[0]).toContain('Idempotency-Key is still being processed');
+    expect(response.headers['retry-after']).toBe('1');
   }
 }
 

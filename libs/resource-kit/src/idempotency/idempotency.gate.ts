@@ -74,7 +74,9 @@ export class IdempotencyGate {
     try {
       await this.store.settle(claim, kept ? answer : undefined);
     } catch (settling) {
-      this.logger.warn(`Idempotency-Key left claimed until its lease ends: ${String(settling)}`);
+      // The database is away: the answer goes out now, and the key is freed once it is back.
+      this.logger.warn(`Idempotency-Key not freed yet, trying every second: ${String(settling)}`);
+      void this.store.settleLater(claim, kept ? answer : undefined);
     }
   }
 

@@ -6,6 +6,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, IsNull, LessThan } from 'typeorm';
 import { KitError } from '../errors/kit.error';
 import { databaseFailure } from '../persistence/database-errors';
@@ -43,16 +44,22 @@ export interface IdempotencySettings {
 const CLAIM_LEASE_MS = 60_000;
 const SWEEP_INTERVAL_MS = 15 * 60_000;
 
+// How often a key whose request failed while the database was away is tried to be freed.
+const RESETTLE_MS = 1_000;
+
 const inUse = () =>
-  new KitError('idempotency_key_in_use', [
-    'a request with this Idempotency-Key is still being processed; retry later',
-  ]);
+  new KitError(
+    'idempotency_key_in_use',
+    ['a request with this Idempotency-Key is still being processed; retry later'],
+    { 'Retry-After': '1' },
+  );
 
 /** The table of Idempotency-Keys, shared by every instance of the service through its database. */
 @Injectable()
 export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ResourceKit');
   private sweeper?: NodeJS.Timeout;
+  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -100,6 +107,23 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
     });
   }
 
+  /**
+   * `settle`, tried again every second in the background, when it failed because the database
+   * was away (a failover, say): a retry with the key gets 409 only until the database answers
+   * again, not until the claim's lease ends. Gives up when that lease would have ended.
+   */
+  async settleLater(claim: Claim, kept: StoredAnswer | undefined): Promise<void> {
+    const giveUpAt = Date.now() + CLAIM_LEASE_MS;
+    while (!this.stopping && Date.now() < giveUpAt) {
+      await sleep(RESETTLE_MS, undefined, { ref: false });
+      try {
+        return await this.settle(claim, kept);
+      } catch {
+        // Still away: the next second.
+      }
+    }
+  }
+
   /** Deletes the answers that created this resource (a session's token dies with it). */
   async forget(manager: EntityManager, resourceId: string): Promise<void> {
     await manager.getRepository(IdempotencyKey).delete({ resourceId });
@@ -119,6 +143,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationShutdown(): void {
+    this.stopping = true;
     clearInterval(this.sweeper);
   }
 

@@ -6,8 +6,8 @@ import { databaseFailure } from './database-errors';
  * them provides this as READ_REPLICAS. The kit sends a read to `pick()` only when it is
  * anonymous and outside a write: an identified caller's reads stay on the primary, so a
  * caller always reads their own writes, whichever instance made them; anonymous reads may lag
- * by the replica's replay delay. A read that cannot reach its replica runs again on the
- * primary, and the replica is reported `unreachable`.
+ * by the replica's replay delay. A read that cannot reach its replica runs again on another
+ * healthy replica, or else on the primary, and the replica is reported `unreachable`.
  */
 export interface ReadReplicas {
   /** A healthy replica's manager, or undefined when none is (the primary answers). */
@@ -24,7 +24,10 @@ export interface ReplicaRead {
   readonly replicas: ReadReplicas;
 }
 
-/** Runs `read` on the replica's manager; once more on the primary when it was unreachable. */
+/**
+ * Runs `read` on the replica's manager; when it was unreachable, on another healthy replica,
+ * or else once more on the primary.
+ */
 export async function onReplica<R>(
   manager: EntityManager,
   replica: ReplicaRead | undefined,
@@ -34,9 +37,11 @@ export async function onReplica<R>(
   try {
     return await read(manager);
   } catch (error) {
-    // Unreachable, shut down, or a statement cancelled by recovery: the primary can answer.
+    // Unreachable, shut down, or a statement cancelled by recovery: another replica or the
+    // primary can answer (during a failover the primary may be the one that cannot).
     if (databaseFailure(error)?.status !== 503) throw error;
     replica.replicas.unreachable(manager);
-    return read(replica.primary);
+    const other = replica.replicas.pick();
+    return other ? onReplica(other, replica, read) : read(replica.primary);
   }
 }
