@@ -60,6 +60,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('ResourceKit');
   private sweeper?: NodeJS.Timeout;
   private stopping = false;
+  /** Claims of this instance's requests that ended but whose keys are not freed yet. */
+  private readonly unsettled = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -69,11 +71,15 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /** Claims the key for this request, or gives the answer an earlier request with it got. */
   async claim(request: IdempotentRequest): Promise<{ claim: Claim } | { replay: StoredAnswer }> {
+    const token = randomUUID();
     try {
-      return await this.transactions.run((manager) => this.claimIn(manager, request));
+      return await this.transactions.run((manager) => this.claimIn(manager, request, token));
     } catch (error) {
+      const failure = databaseFailure(error)?.status;
       // Another request inserted the same key a moment ago: it is running.
-      if (databaseFailure(error)?.status === 409) throw inUse();
+      if (failure === 409) throw inUse();
+      // The connection died, perhaps after the claim committed: freed once the database is back.
+      if (failure === 503) void this.settleLater({ ...request, token, expiresAt: new Date() });
       throw error;
     }
   }
@@ -109,18 +115,25 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * `settle`, tried again every second in the background, when it failed because the database
-   * was away (a failover, say): a retry with the key gets 409 only until the database answers
+   * was away (a failover, say). Meanwhile a retry with the key that reaches this instance
+   * takes the claim over at once (its request is known to have ended without storing an
+   * answer); one that reaches another instance gets 409 only until the database answers
    * again, not until the claim's lease ends. Gives up when that lease would have ended.
    */
-  async settleLater(claim: Claim, kept: StoredAnswer | undefined): Promise<void> {
+  async settleLater(claim: Claim, kept?: StoredAnswer): Promise<void> {
     const giveUpAt = Date.now() + CLAIM_LEASE_MS;
-    while (!this.stopping && Date.now() < giveUpAt) {
-      await sleep(RESETTLE_MS, undefined, { ref: false });
-      try {
-        return await this.settle(claim, kept);
-      } catch {
-        // Still away: the next second.
+    this.unsettled.add(claim.token);
+    try {
+      while (!this.stopping && Date.now() < giveUpAt) {
+        await sleep(RESETTLE_MS, undefined, { ref: false });
+        try {
+          return await this.settle(claim, kept);
+        } catch {
+          // Still away: the next second.
+        }
       }
+    } finally {
+      this.unsettled.delete(claim.token);
     }
   }
 
@@ -150,15 +163,18 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   private async claimIn(
     manager: EntityManager,
     request: IdempotentRequest,
+    token: string,
   ): Promise<{ claim: Claim } | { replay: StoredAnswer }> {
     const keys = manager.getRepository(IdempotencyKey);
     const now = new Date();
     const found = await keys.findOneBy({ scope: request.scope, key: request.key });
-    const replay = found && found.expiresAt > now ? earlierAnswer(found, request, now) : undefined;
+    const ended = (token: string) => this.unsettled.has(token);
+    const replay =
+      found && found.expiresAt > now ? earlierAnswer(found, request, now, ended) : undefined;
     if (replay) return { replay };
     const claim: Claim = {
       ...request,
-      token: randomUUID(),
+      token,
       expiresAt: new Date(now.getTime() + this.settings.keyTtlSeconds * 1000),
     };
     const row = {
@@ -205,11 +221,13 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 }
 
 // What a live key says to a new request with it: 422 for another request, the stored answer,
-// 409 while its request runs, or nothing when that request died (its claim lapsed).
+// 409 while its request runs, or nothing when that request died (its claim lapsed) or is
+// known to have ended with nothing stored (`ended`: this instance's, the database then away).
 function earlierAnswer(
   found: IdempotencyKey,
   request: IdempotentRequest,
   now: Date,
+  ended: (claim: string) => boolean,
 ): StoredAnswer | undefined {
   if (found.path !== request.path || found.fingerprint !== request.fingerprint) {
     throw new KitError('idempotency_key_reused', [
@@ -218,6 +236,6 @@ function earlierAnswer(
   }
   if (found.status !== null)
     return { status: found.status, body: JSON.parse(found.body!) as unknown };
-  if (found.lockedUntil && found.lockedUntil > now) throw inUse();
+  if (found.lockedUntil && found.lockedUntil > now && !ended(found.claim)) throw inUse();
   return undefined;
 }

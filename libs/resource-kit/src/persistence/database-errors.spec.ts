@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { databaseFailure } from './database-errors';
 
 const driverError = (code: unknown, message = 'driver says no') =>
@@ -34,10 +34,25 @@ describe('databaseFailure', () => {
     ).toBeUndefined();
   });
 
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '53300'])(
-    'maps the PostgreSQL connection failure %s to 503 with Retry-After',
-    (code) => expect(databaseFailure(queryFailed(code))).toEqual(UNAVAILABLE),
+  it.each([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    '57P01',
+    '57P02',
+    '57P03',
+    '53300',
+    '08006',
+    '08001',
+    '25006',
+  ])('maps the PostgreSQL connection failure %s to 503 with Retry-After', (code) =>
+    expect(databaseFailure(queryFailed(code))).toEqual(UNAVAILABLE),
   );
+
+  it('maps a transaction whose connection TypeORM already let go of (it died) to 503', () => {
+    expect(databaseFailure(new QueryRunnerAlreadyReleasedError())).toEqual(UNAVAILABLE);
+  });
 
   it('maps a busy SQLite database to 503', () => {
     expect(databaseFailure(queryFailed('SQLITE_BUSY'))).toEqual(UNAVAILABLE);
@@ -65,6 +80,12 @@ describe('databaseFailure', () => {
   it("maps pg's pool losing or never making a connection, raw and without a code, to 503", () => {
     expect(databaseFailure(new Error('Connection terminated unexpectedly'))).toEqual(UNAVAILABLE);
     expect(databaseFailure(new Error('timeout exceeded when trying to connect'))).toEqual(
+      UNAVAILABLE,
+    );
+    expect(
+      databaseFailure(new Error('Client has encountered a connection error and is not queryable')),
+    ).toEqual(UNAVAILABLE);
+    expect(databaseFailure(new Error('Client was closed and is not queryable'))).toEqual(
       UNAVAILABLE,
     );
     expect(databaseFailure(new Error('the connection of the widget is odd'))).toBeUndefined();

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 interface DatabaseFailure {
   status: number;
@@ -7,15 +7,20 @@ interface DatabaseFailure {
 }
 
 const RETRY_AFTER = { 'Retry-After': '5' };
-// PostgreSQL SQLSTATEs and node/pg connection error codes that mean "database unreachable".
+// PostgreSQL SQLSTATEs and node/pg connection error codes that mean "database unreachable",
+// besides PostgreSQL's class 08 (connection exceptions).
 const UNAVAILABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'ENOTFOUND',
+  // Shut down by an administrator or a failover; after another process crashed; starting.
   '57P01',
+  '57P02',
   '57P03',
   '53300',
+  // A write that reached a standby: the primary is changing (a failover's first second).
+  '25006',
   'SQLITE_BUSY',
 ]);
 
@@ -25,6 +30,8 @@ const UNAVAILABLE = new Set([
  * Anything else stays a 500.
  */
 export function databaseFailure(exception: unknown): DatabaseFailure | undefined {
+  // TypeORM let go of a connection that died under a transaction before it could commit.
+  if (exception instanceof QueryRunnerAlreadyReleasedError) return UNREACHABLE;
   const code = driverCode(exception);
   // pg reports a connection cut mid-query without a code ("Connection terminated unexpectedly").
   if (code === undefined) return isLostConnection(exception) ? UNREACHABLE : undefined;
@@ -38,7 +45,11 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
   if (isForeignKeyViolation(exception)) {
     return { status: 409, messages: ['the change conflicts with related resources'] };
   }
-  if (UNAVAILABLE.has(code) || /connection|timeout/i.test(String((exception as Error).message))) {
+  if (
+    UNAVAILABLE.has(code) ||
+    code.startsWith('08') ||
+    /connection|timeout/i.test(String((exception as Error).message))
+  ) {
     return UNREACHABLE;
   }
   return undefined;
@@ -66,7 +77,8 @@ function isLostConnection(exception: unknown): boolean {
   return exception instanceof Error && PG_LOST_CONNECTION.test(exception.message);
 }
 
-const PG_LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect)/;
+const PG_LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
 
 // SQLite reports ON DELETE RESTRICT as a trigger constraint, with a foreign key message.
 function isSqliteRestrict(code: string, exception: unknown): boolean {
