@@ -88,7 +88,8 @@ function isSqliteRestrict(code: string, exception: unknown): boolean {
   );
 }
 
-function driverCode(exception: unknown): string | undefined {
+/** The driver's error code (a SQLSTATE, a node error code, an SQLite code), if any. */
+export function driverCode(exception: unknown): string | undefined {
   const error = (exception instanceof QueryFailedError ? exception.driverError : exception) as
     { code?: unknown } | undefined;
   return typeof error?.code === 'string' ? error.code : undefined;

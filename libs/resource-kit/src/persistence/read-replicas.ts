@@ -1,5 +1,9 @@
-import type { EntityManager } from 'typeorm';
-import { databaseFailure } from './database-errors';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { databaseFailure, driverCode } from './database-errors';
+
+// Errors of the statement itself (bad data, a constraint, a missing relation or column): a
+// replica's answer is the primary's.
+const STATEMENT_ERROR = /^(22|23|42)/;
 
 /**
  * Hot standbys that reads may go to instead of the primary (SPEC 1.13). A service that has
@@ -25,7 +29,7 @@ export interface ReplicaRead {
 }
 
 /**
- * Runs `read` on the replica's manager; when it was unreachable, on another healthy replica,
+ * Runs `read` on the replica's manager; when that replica failed, on another healthy replica,
  * or else once more on the primary.
  */
 export async function onReplica<R>(
@@ -37,11 +41,18 @@ export async function onReplica<R>(
   try {
     return await read(manager);
   } catch (error) {
-    // Unreachable, shut down, or a statement cancelled by recovery: another replica or the
-    // primary can answer (during a failover the primary may be the one that cannot).
-    if (databaseFailure(error)?.status !== 503) throw error;
+    if (!replicaFailed(error)) throw error;
+    // Another replica or the primary may answer. This one is left out until its next good
+    // probe; during a failover the primary may be the one that cannot answer.
     replica.replicas.unreachable(manager);
     const other = replica.replicas.pick();
     return other ? onReplica(other, replica, read) : read(replica.primary);
   }
+}
+
+// Unreachable or shutting down, or a statement the replica could not run (cancelled by
+// recovery, say); not an error of the statement itself, nor of the request (a 404).
+function replicaFailed(error: unknown): boolean {
+  if (databaseFailure(error)?.status === 503) return true;
+  return error instanceof QueryFailedError && !STATEMENT_ERROR.test(driverCode(error) ?? '');
 }
