@@ -1,9 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './support/local-servers';
+import { freePort, HAPROXY } from './support/local-servers';
 import { scaledMs } from './support/machine-load';
 import { ServiceProcess, startService, waitFor } from './support/service-process';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
@@ -11,7 +10,6 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // Two service processes on PostgreSQL and Redis behind HAProxy with the configuration that
 // deploy/ ships, once, in the PostgreSQL project.
-const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
 const runs = process.env.TEST_DATABASE === 'postgres' && !process.env.TEST_DATABASE_POOLER;
 if (runs && !HAPROXY) {
   console.warn(

@@ -1,10 +1,13 @@
-import { chownSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The servers the specs run themselves (PostgreSQL, PgBouncer) refuse root: they run as this user. */
 export const SERVER_USER = 'postgres';
+
+/** Debian's HAProxy, where it is installed (the gateway and failover specs run it). */
+export const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
 
 /** Whether the tests run as root, so that those servers must run as SERVER_USER. */
 export const runningAsRoot = (): boolean => process.getuid?.() === 0;

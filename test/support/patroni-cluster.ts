@@ -2,14 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
+import { freePort, HAPROXY, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
 import { hasPostgresServer, POSTGRES_BIN } from './postgres-cluster';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy', 'patroni');
 const PROGRAMS = {
   patroni: '/usr/bin/patroni',
   etcd: '/usr/bin/etcd',
-  haproxy: ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path)),
 };
 export const PATRONI_INSTALL = 'apt-get install patroni etcd-server haproxy postgresql-15';
 const SUPERUSER_PASSWORD = 'failover-spec-superuser-Zq8';
@@ -20,7 +19,7 @@ export function hasPatroni(): boolean {
   return (
     existsSync(PROGRAMS.patroni) &&
     existsSync(PROGRAMS.etcd) &&
-    PROGRAMS.haproxy !== undefined &&
+    HAPROXY !== undefined &&
     hasPostgresServer()
   );
 }
@@ -118,7 +117,7 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
       });
     }
     const gatewayPort = await freePort();
-    launch('haproxy', PROGRAMS.haproxy!, ['-db', '-f', join(DEPLOY, 'haproxy.cfg')], {
+    launch('haproxy', HAPROXY!, ['-db', '-f', join(DEPLOY, 'haproxy.cfg')], {
       PG_PRIMARY_BIND: `127.0.0.1:${gatewayPort}`,
       ...Object.fromEntries(
         members.flatMap((member, at) => [
