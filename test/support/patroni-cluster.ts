@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, HAPROXY, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
 import { hasPostgresServer, POSTGRES_BIN } from './postgres-cluster';
@@ -12,6 +13,7 @@ const PROGRAMS = {
 };
 export const PATRONI_INSTALL = 'apt-get install patroni etcd-server haproxy postgresql-15';
 const SUPERUSER_PASSWORD = 'failover-spec-superuser-Zq8';
+const DATABASE = 'patroni_failover_spec';
 const REPLICATION_PASSWORD = 'failover-spec-replication-Lm3';
 
 /** Whether Patroni, etcd, HAProxy and PostgreSQL's server programs are all installed. */
@@ -111,7 +113,7 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
         name,
         pgAddress: `127.0.0.1:${pgPort}`,
         apiPort,
-        url: `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${pgPort}/postgres`,
+        url: `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${pgPort}/${DATABASE}`,
         role: () => roleOf(apiPort),
         crash: () => process.kill(postmasterPid(dataDir), 'SIGKILL'),
       });
@@ -129,7 +131,7 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
     });
     const cluster: PatroniCluster = {
       members,
-      primaryUrl: `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${gatewayPort}/postgres`,
+      primaryUrl: `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${gatewayPort}/${DATABASE}`,
       primary: async () => {
         const roles = await Promise.all(members.map((member) => member.role()));
         return members.find((_, at) => roles[at] === 'primary');
@@ -143,6 +145,13 @@ export async function startPatroniCluster(): Promise<PatroniCluster> {
         ? true
         : undefined;
     }, 120_000);
+    // A database of this cluster's own: a PostgreSQL of another spec that takes a member's
+    // port while that member is down (ports are picked free, then bound) has none, so the
+    // service's probe leaves it out rather than reading another spec's tables there.
+    const leader = (await cluster.primary())!;
+    const admin = new Client({ connectionString: leader.url.replace(/\/\w+$/, '/postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${DATABASE}`).finally(() => admin.end());
     return cluster;
   } catch (error) {
     const logs = ['etcd', 'pg1', 'pg2', 'pg3', 'haproxy']
