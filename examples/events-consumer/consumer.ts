@@ -71,7 +71,9 @@ export async function consumeShopEvents(
   }
 }
 
-// Adding a consumer that exists with the same configuration changes nothing. False: aborted.
+// Adding a consumer that exists with the same configuration changes nothing. A stream not
+// there yet, or one the server is still setting up (JetStream answers such a request with a
+// server error, "invalid stream" say), is waited for. False: aborted.
 async function durableConsumer(
   connection: NatsConnection,
   options: ConsumerOptions,
@@ -88,11 +90,14 @@ async function durableConsumer(
       });
       return true;
     } catch (error) {
-      const missing =
-        error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
-      if (!missing) throw error;
+      if (!streamNotReady(error)) throw error;
       await sleep(1_000, undefined, { signal }).catch(() => undefined);
     }
   }
   return false;
+}
+
+function streamNotReady(error: unknown): boolean {
+  if (!(error instanceof JetStreamApiError)) return false;
+  return error.code === JetStreamApiCodes.StreamNotFound || error.status >= 500;
 }
