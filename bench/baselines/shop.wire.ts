@@ -11,6 +11,8 @@ export interface ProductRow {
   price_cents: number;
   currency: string;
   stock: number;
+  /** Read and written by administrators only (SPEC 1.16). */
+  cost_cents: number | null;
 }
 
 export interface CartRow {
@@ -69,9 +71,14 @@ export function productWire(row: ProductRow): object {
   };
 }
 
+/** A product as an administrator reads it: with the members only administrators read. */
+export function adminProductWire(row: ProductRow): object {
+  return { ...productWire(row), cost_cents: row.cost_cents };
+}
+
 /** What the service answers 400 for in a product's create: each problem, in its order. */
 export function productProblems(input: Record<string, unknown>): string[] {
-  const { name, description, price_cents, currency, stock } = input;
+  const { name, description, price_cents, currency, stock, cost_cents } = input;
   const problems: string[] = [];
   if (typeof name !== 'string' || name.length < 1 || name.length > 200)
     problems.push('data.name must be a string of 1 to 200 characters');
@@ -83,6 +90,8 @@ export function productProblems(input: Record<string, unknown>): string[] {
     problems.push('data.stock must be an integer of at least 0');
   if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)))
     problems.push('data.currency must be a currency code');
+  if (cost_cents != null && (!Number.isInteger(cost_cents) || (cost_cents as number) < 0))
+    problems.push('data.cost_cents must be an integer of at least 0');
   return problems;
 }
 

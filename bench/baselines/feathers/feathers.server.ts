@@ -11,7 +11,14 @@ import { KnexService, transaction } from '@feathersjs/knex';
 import knex from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { logRequest } from '../request-log';
-import { PageCursors, productProblems, ProductRow, productWire, SETTINGS } from '../shop.wire';
+import {
+  adminProductWire,
+  PageCursors,
+  productProblems,
+  ProductRow,
+  productWire,
+  SETTINGS,
+} from '../shop.wire';
 
 const db = knex({
   client: 'pg',
@@ -97,6 +104,7 @@ function newProduct(context: HookContext): void {
     price_cents: data.price_cents,
     currency: data.currency ?? 'EUR',
     stock: data.stock,
+    cost_cents: data.cost_cents ?? null,
   } satisfies Record<keyof ProductRow, unknown>;
 }
 
@@ -104,7 +112,16 @@ function newProduct(context: HookContext): void {
 async function recordHistory(context: HookContext): Promise<void> {
   const { trx } = paramsOf(context).transaction!;
   const product = context.result as ProductRow;
-  const { id, name, description, price_cents, currency, stock, created_at: now } = product;
+  const {
+    id,
+    name,
+    description,
+    price_cents,
+    currency,
+    stock,
+    cost_cents,
+    created_at: now,
+  } = product;
   await trx('product_revisions').insert({
     id: uuidv7(),
     created_at: now,
@@ -116,6 +133,7 @@ async function recordHistory(context: HookContext): Promise<void> {
     price_cents,
     currency,
     stock,
+    cost_cents,
   });
   await trx('events').insert({
     id: uuidv7(),
@@ -131,6 +149,11 @@ async function recordHistory(context: HookContext): Promise<void> {
 
 function shapeOne(context: HookContext): void {
   context.result = { data: productWire(context.result as ProductRow) };
+}
+
+// The create answers its administrator, who also reads the members only administrators read.
+function shapeCreated(context: HookContext): void {
+  context.result = { data: adminProductWire(context.result as ProductRow) };
 }
 
 async function main(): Promise<void> {
@@ -170,7 +193,7 @@ async function main(): Promise<void> {
     after: {
       find: [shapePage],
       get: [shapeOne],
-      create: [recordHistory, transaction.end(), shapeOne],
+      create: [recordHistory, transaction.end(), shapeCreated],
     },
     error: { create: [transaction.rollback()] },
   });

@@ -10,7 +10,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
-import { cartItemWire, cartWire, productWire, SETTINGS } from '../shop.wire';
+import { adminProductWire, cartItemWire, cartWire, productWire, SETTINGS } from '../shop.wire';
 import { AdminTokenGuard } from './shop.auth';
 import type { Caller } from './shop.auth';
 import { CreateCartItemBody, CreateProductBody, ProductListQuery } from './shop.dto';
@@ -41,7 +41,8 @@ export class ProductsController {
   @Post()
   @UseGuards(AdminTokenGuard)
   async create(@Body() body: CreateProductBody, @CurrentCaller() caller: Caller) {
-    return { data: productWire(await this.shop.createProduct(body.data, caller)) };
+    // The create answers its administrator, who also reads the members only administrators read.
+    return { data: adminProductWire(await this.shop.createProduct(body.data, caller)) };
   }
 }
 

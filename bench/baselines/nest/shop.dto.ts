@@ -17,6 +17,7 @@ export class ProductInput {
   @IsInt() @Min(0) price_cents!: number;
   @IsOptional() @Matches(/^[A-Z]{3}$/) currency?: string;
   @IsInt() @Min(0) stock!: number;
+  @IsOptional() @IsInt() @Min(0) cost_cents?: number | null;
 }
 
 export class CreateProductBody {

@@ -13,6 +13,7 @@ export class Product implements ProductRow {
   @Column() price_cents!: number;
   @Column() currency!: string;
   @Column() stock!: number;
+  @Column({ type: 'integer', nullable: true }) cost_cents!: number | null;
 }
 
 @Entity('product_revisions')
@@ -27,6 +28,7 @@ export class ProductRevision {
   @Column() price_cents!: number;
   @Column() currency!: string;
   @Column() stock!: number;
+  @Column({ type: 'integer', nullable: true }) cost_cents!: number | null;
 }
 
 @Entity('events')

@@ -60,6 +60,7 @@ export class ShopService {
       updated_at: now,
       description: input.description ?? null,
       currency: input.currency ?? 'EUR',
+      cost_cents: input.cost_cents ?? null,
     });
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Product, product);

@@ -3,7 +3,13 @@
 // entity hook writes a product's revision and event in the create's transaction.
 import { timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { PageCursors, productProblems, productWire, SETTINGS } from './shop-wire.mjs';
+import {
+  adminProductWire,
+  PageCursors,
+  productProblems,
+  productWire,
+  SETTINGS,
+} from './shop-wire.mjs';
 
 const COLLECTION = '/products';
 const SINGLE = '/products/:id';
@@ -35,6 +41,8 @@ export default async function shop(app) {
     // The generated routes' response schemas describe Platformatic's shape, not the service's.
     reply.serializer(JSON.stringify);
     if (request.method === 'POST') void reply.code(201);
+    // A create answers its administrator, who also reads the members only administrators read.
+    if (request.method === 'POST') return { data: adminProductWire(rowOf(payload)) };
     if (!request.page) return { data: productWire(rowOf(payload)) };
     const { limit, filters } = request.page;
     const rows = payload.slice(0, limit).map(rowOf);
@@ -100,16 +108,17 @@ function newProduct(body) {
     priceCents: data.price_cents,
     currency: data.currency ?? 'EUR',
     stock: data.stock,
+    costCents: data.cost_cents ?? null,
   };
 }
 
 async function recordHistory(tx, sql, product, userId) {
-  const { id, name, description, priceCents, currency, stock } = product;
+  const { id, name, description, priceCents, currency, stock, costCents } = product;
   const now = new Date(product.createdAt);
   await tx.query(sql`
     INSERT INTO product_revisions
-      (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock)
-    VALUES (${uuidv7()}, ${now}, ${now}, ${id}, 1, ${name}, ${description}, ${priceCents}, ${currency}, ${stock})`);
+      (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock, cost_cents)
+    VALUES (${uuidv7()}, ${now}, ${now}, ${id}, 1, ${name}, ${description}, ${priceCents}, ${currency}, ${stock}, ${costCents})`);
   await tx.query(sql`
     INSERT INTO events
       (id, created_at, updated_at, action, subject_type, subject_id, user_id, occurred_at)
@@ -127,6 +136,7 @@ function rowOf(entity) {
     price_cents: entity.priceCents,
     currency: entity.currency,
     stock: entity.stock,
+    cost_cents: entity.costCents,
   };
 }
 

@@ -3,6 +3,5 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const compiled = join(import.meta.dirname, '..', '..', '..', 'dist', 'bench', 'bench', 'baselines');
-export const { PageCursors, productProblems, productWire, SETTINGS } = createRequire(
-  import.meta.url,
-)(join(compiled, 'shop.wire.js'));
+export const { adminProductWire, PageCursors, productProblems, productWire, SETTINGS } =
+  createRequire(import.meta.url)(join(compiled, 'shop.wire.js'));

@@ -14,6 +14,7 @@ import {
   PageCursors,
   ProductRow,
   productProblems,
+  adminProductWire,
   productWire,
   SETTINGS,
 } from '../shop.wire';
@@ -53,7 +54,7 @@ async function route(req: IncomingMessage, url: URL): Promise<[number, object]> 
     return [200, { data: productWire(rows[0]) }];
   }
   if (req.method === 'POST' && pathname === '/products') {
-    return [201, { data: productWire(await createProduct(adminOf(req), await bodyOf(req))) }];
+    return [201, { data: adminProductWire(await createProduct(adminOf(req), await bodyOf(req))) }];
   }
   if (req.method === 'GET' && (match = CART.exec(pathname))) {
     const caller = await customerOf(req);
@@ -121,18 +122,19 @@ async function createProduct(caller: Caller, input: Record<string, unknown>): Pr
     price_cents: input.price_cents as number,
     currency: (input.currency as string | undefined) ?? 'EUR',
     stock: input.stock as number,
+    cost_cents: (input.cost_cents as number | null | undefined) ?? null,
   };
-  const { id, name, description, price_cents, currency, stock } = product;
+  const { id, name, description, price_cents, currency, stock, cost_cents } = product;
   await inTransaction(async (client) => {
     await client.query(
-      `INSERT INTO products (id, created_at, updated_at, name, description, price_cents, currency, stock)
-       VALUES ($1, $2, $2, $3, $4, $5, $6, $7)`,
-      [id, now, name, description, price_cents, currency, stock],
+      `INSERT INTO products (id, created_at, updated_at, name, description, price_cents, currency, stock, cost_cents)
+       VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, now, name, description, price_cents, currency, stock, cost_cents],
     );
     await client.query(
-      `INSERT INTO product_revisions (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock)
-       VALUES ($1, $2, $2, $3, 1, $4, $5, $6, $7, $8)`,
-      [uuidv7(), now, id, name, description, price_cents, currency, stock],
+      `INSERT INTO product_revisions (id, created_at, updated_at, product_id, revision, name, description, price_cents, currency, stock, cost_cents)
+       VALUES ($1, $2, $2, $3, 1, $4, $5, $6, $7, $8, $9)`,
+      [uuidv7(), now, id, name, description, price_cents, currency, stock, cost_cents],
     );
     await recordEvent(client, 'created', 'products', id, caller.id);
   });
