@@ -112,29 +112,9 @@ function newProduct(context: HookContext): void {
 async function recordHistory(context: HookContext): Promise<void> {
   const { trx } = paramsOf(context).transaction!;
   const product = context.result as ProductRow;
-  const {
-    id,
-    name,
-    description,
-    price_cents,
-    currency,
-    stock,
-    cost_cents,
-    created_at: now,
-  } = product;
-  await trx('product_revisions').insert({
-    id: uuidv7(),
-    created_at: now,
-    updated_at: now,
-    product_id: id,
-    revision: 1,
-    name,
-    description,
-    price_cents,
-    currency,
-    stock,
-    cost_cents,
-  });
+  const { id, created_at: now } = product;
+  // The revision holds the product as created.
+  await trx('product_revisions').insert({ ...product, id: uuidv7(), product_id: id, revision: 1 });
   await trx('events').insert({
     id: uuidv7(),
     created_at: now,
