@@ -40,9 +40,11 @@ export default async function shop(app) {
     if (reply.statusCode >= 400 || !served) return payload;
     // The generated routes' response schemas describe Platformatic's shape, not the service's.
     reply.serializer(JSON.stringify);
-    if (request.method === 'POST') void reply.code(201);
-    // A create answers its administrator, who also reads the members only administrators read.
-    if (request.method === 'POST') return { data: adminProductWire(rowOf(payload)) };
+    if (request.method === 'POST') {
+      void reply.code(201);
+      // A create answers its administrator, who also reads the members only administrators read.
+      return { data: adminProductWire(rowOf(payload)) };
+    }
     if (!request.page) return { data: productWire(rowOf(payload)) };
     const { limit, filters } = request.page;
     const rows = payload.slice(0, limit).map(rowOf);

@@ -7,6 +7,7 @@ import { verify } from 'jsonwebtoken';
 import { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import {
+  adminProductWire,
   CartItemRow,
   cartItemWire,
   CartRow,
@@ -14,7 +15,6 @@ import {
   PageCursors,
   ProductRow,
   productProblems,
-  adminProductWire,
   productWire,
   SETTINGS,
 } from '../shop.wire';
