@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { freePort, HAPROXY, runningAsRoot, SERVER_USER, serverDirectory } from './local-servers';
 import { hasPostgresServer, POSTGRES_BIN } from './postgres-cluster';
 

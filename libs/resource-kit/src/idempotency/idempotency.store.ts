@@ -168,7 +168,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
     const keys = manager.getRepository(IdempotencyKey);
     const now = new Date();
     const found = await keys.findOneBy({ scope: request.scope, key: request.key });
-    const ended = (token: string) => this.unsettled.has(token);
+    const ended = (claimToken: string) => this.unsettled.has(claimToken);
     const replay =
       found && found.expiresAt > now ? earlierAnswer(found, request, now, ended) : undefined;
     if (replay) return { replay };
