@@ -3,7 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookEndpoint } from '../apps/api/src/modules/webhooks/webhook-endpoint.entity';
-import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
+import {
+  ADMIN_TOKEN,
+  CROSS_TENANT_TOKEN,
+  OTHER_TENANT_ADMIN_TOKEN,
+  ShopClient,
+  TENANT_TOKENS,
+} from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver, type Received } from './support/webhook-receiver';
 
@@ -120,6 +126,30 @@ describe('webhooks', () => {
     ).toEqual(received.map(({ id }) => [id, 'succeeded', 1]));
     expect(deliveries[0]).toMatchObject({ response_status: 204, next_attempt_at: null });
     expect(receiver.overlaps).toBe(0);
+  });
+
+  // SPEC 1.15: what an administrator of a tenant makes is that tenant's. The shop's products
+  // are of no tenant, so every endpoint receives their events (the generator's spec proves
+  // that a tenant's events reach its endpoints alone, test/generator.e2e-spec.ts).
+  it("keeps a tenant's endpoint and its deliveries to that tenant, and gives it the shop's events", async () => {
+    const service = await start({ STATIC_TOKENS: TENANT_TOKENS });
+    const receiver = new WebhookReceiver();
+    const endpoint = await subscribe(service, receiver);
+    const product = await createProduct(service);
+    const [delivered] = await receiver.waitFor(1);
+    expect(delivered.event.subject).toEqual({ type: 'products', id: product.id });
+
+    const as = (token: string) => new ShopClient(service.http).as(token);
+    const other = as(OTHER_TENANT_ADMIN_TOKEN);
+    await other.get(`/webhook_endpoints/${endpoint.id}`).expect(404);
+    await other.get(`/webhook_endpoints/${endpoint.id}/webhook_deliveries`).expect(404);
+    expect((await other.get('/webhook_endpoints').expect(200)).body.data).toEqual([]);
+    expect((await other.get('/webhook_deliveries').expect(200)).body.data).toEqual([]);
+    await other.patch(`/webhook_endpoints/${endpoint.id}`, { status: 'disabled' }).expect(404);
+    const operator = as(CROSS_TENANT_TOKEN);
+    await operator.get(`/webhook_endpoints/${endpoint.id}`).expect(200);
+    const deliveries = (await operator.get('/webhook_deliveries').expect(200)).body.data as Row[];
+    expect(deliveries.map((delivery) => delivery.event_id)).toEqual([delivered.id]);
   });
 
   it('tries again after a failure until the receiver takes it, and records the attempts', async () => {

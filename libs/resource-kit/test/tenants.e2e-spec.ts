@@ -77,18 +77,27 @@ describe('tenants', () => {
     expect(again.body.data.id).toBe(first.body.data.id);
   });
 
-  it("records each write's audit entry in the written row's tenant", async () => {
-    const entries = async (who: typeof a) =>
-      (await who.get('/audit_entries').expect(200)).body.data as Row[];
-    const ofA = await entries(a);
-    const ofB = await entries(b);
-    expect(ofA.map((entry) => entry.subject_id)).toContain(folderA.id);
-    expect(ofA.map((entry) => entry.subject_id)).not.toContain(folderB.id);
-    expect(ofB.map((entry) => entry.subject_id)).toEqual(
-      expect.arrayContaining([folderB.id, documentB.id]),
-    );
-    expect(ofA.every((entry) => entry.tenant_id === 'a')).toBe(true);
-    expect(ofB.every((entry) => entry.tenant_id === 'b')).toBe(true);
+  it("records each write's audit entry in the written row's tenant, and others in none", async () => {
+    const gadget = (await untenanted.post('/gadgets', { label: 'Lamp' }).expect(201)).body
+      .data as Row;
+    const subjects = async (who: typeof a) =>
+      ((await who.get('/audit_entries?limit=100').expect(200)).body.data as Row[]).map(
+        (entry) => entry.subject_id,
+      );
+    const [ofA, ofB, ofNone, ofAll] = await Promise.all([a, b, untenanted, operator].map(subjects));
+    expect(ofA).toEqual(expect.arrayContaining([folderA.id, gadget.id]));
+    expect(ofA).not.toContain(folderB.id);
+    expect(ofB).toEqual(expect.arrayContaining([folderB.id, documentB.id, gadget.id]));
+    expect(ofB).not.toContain(folderA.id);
+    expect(ofNone).toContain(gadget.id);
+    expect(ofNone).not.toContain(folderA.id);
+    expect(ofNone).not.toContain(folderB.id);
+    expect(ofAll).toEqual(expect.arrayContaining([folderA.id, folderB.id, gadget.id]));
+    // The kit's column, not a member: the entries read alike in every tenant.
+    const entry = (await a.get(`/audit_entries?filter[subject_id]=${folderA.id}`).expect(200)).body
+      .data[0] as Row;
+    expect(entry).not.toHaveProperty('tenant_id');
+    await a.get('/audit_entries?filter[tenant_id]=a').expect(400);
   });
 
   it('lets a cross-tenant operator see every tenant, and a caller without one none', async () => {

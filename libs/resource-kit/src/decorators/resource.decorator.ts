@@ -15,10 +15,11 @@ export function Resource(options: ResourceOptions): ClassDecorator {
   return (target) => {
     Reflect.defineMetadata(RESOURCE_OPTIONS, Object.freeze({ ...options }), target);
     Entity(options.type)(target);
-    if (options.tenant) declareTenant(target, options.type);
+    if (options.tenant === true) declareTenant(target, options.type);
+    if (options.tenant === 'inherited') declareInheritedTenant(target);
     // Back the default order (created_at, then id), the order of changes, and keyset pages;
     // within a tenant, where every read names it.
-    const tenant = options.tenant ? ['tenantId'] : [];
+    const tenant = options.tenant === true ? ['tenantId'] : [];
     const indexes = [
       [...tenant, 'createdAt', 'id'],
       [...tenant, 'updatedAt', 'id'],
@@ -70,6 +71,15 @@ function declareTenant(target: Parameters<ClassDecorator>[0], type: string): voi
     const name = `${type}_${snakeCase(columns[0])}_unique_per_tenant`;
     Index(name, ['tenantId', columns[0]], { unique: true })(target);
   }
+}
+
+// The tenant of the write that recorded the row, if any: a column of the kit's, not a member,
+// so a table shared by every tenant keeps its representation.
+function declareInheritedTenant(target: Parameters<ClassDecorator>[0]): void {
+  Column({ type: 'varchar', length: TENANT_ID_LENGTH, name: 'tenant_id', nullable: true })(
+    target.prototype as object,
+    'tenantId',
+  );
 }
 
 const TENANT_ID_LENGTH = 64;

@@ -128,8 +128,11 @@ export interface ResourceDefinition {
    * change only their own rows in non-public operations.
    */
   readonly owner?: string;
-  /** Confined to the caller's tenant, held in its `tenantId` property (SPEC 1.15). */
-  readonly tenant: boolean;
+  /**
+   * Confined to the caller's tenant, held in its `tenantId` property (SPEC 1.15); with
+   * `'inherited'`, rows of no tenant are shared (ResourceOptions.tenant).
+   */
+  readonly tenant: boolean | 'inherited';
   readonly attributes: readonly AttributeDefinition[];
   readonly attributeByName: ReadonlyMap<string, AttributeDefinition>;
   readonly toOne: ReadonlyMap<string, AttributeDefinition>;

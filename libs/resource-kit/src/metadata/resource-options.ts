@@ -29,8 +29,12 @@ export interface ResourceOptions {
   /**
    * Scoped to the caller's tenant (SPEC 1.15): a read-only `tenant_id` set from the caller's
    * tenant, and every read, write, filter, reference check and unique value confined to it.
+   * `'inherited'`: a table that tenant-scoped writes record into beside others (an audit
+   * trail): a row takes the tenant of the write that records it, or of the caller that
+   * creates it, and has none otherwise; a caller reads the rows of no tenant and those of its
+   * own (a cross-tenant operator all of them). The column is the kit's, not a member.
    */
-  tenant?: boolean;
+  tenant?: boolean | 'inherited';
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;
   /**

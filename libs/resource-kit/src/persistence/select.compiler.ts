@@ -46,7 +46,8 @@ export interface Hop {
 export type Predicate =
   | {
       readonly property: string;
-      readonly operator: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains';
+      /** `eqOrNull`: equal, or empty (rows of the caller's tenant or of none). */
+      readonly operator: 'eq' | 'eqOrNull' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains';
     }
   | { readonly property: string; readonly operator: 'in'; readonly count: number }
   | { readonly property: string; readonly operator: 'null'; readonly value: boolean }
@@ -215,6 +216,8 @@ function predicateSql(
     case 'ne':
       // "Not equal" includes rows where the attribute is empty.
       return `(${column} <> ${next()} OR ${column} IS NULL)`;
+    case 'eqOrNull':
+      return `(${column} = ${next()} OR ${column} IS NULL)`;
     default:
       return `${column} ${COMPARISON[predicate.operator]} ${next()}`;
   }

@@ -40,6 +40,18 @@ export class Conditions {
     return this;
   }
 
+  /** Rows whose `property` equals `value` or is empty. */
+  equalsOrEmpty(property: string, value: unknown): this {
+    this.where.push({ property, operator: 'eqOrNull' });
+    this.values.push(this.table.prepare(property, value));
+    return this;
+  }
+
+  empty(property: string): this {
+    this.where.push({ property, operator: 'null', value: true });
+    return this;
+  }
+
   oneOf(property: string, values: readonly unknown[]): this {
     this.where.push({ property, operator: 'in', count: values.length });
     this.values.push(...values.map((value) => this.table.prepare(property, value)));

@@ -162,10 +162,15 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   }
 
   // A tenant-scoped resource's rows of the caller's tenant only; all for a cross-tenant
-  // operator, none for a caller without a tenant (SPEC 1.15).
+  // operator, none for a caller without a tenant (SPEC 1.15). An inherited one's rows of no
+  // tenant are everyone's that the resource's other rules let read.
   private tenantRows(rows: Conditions, caller: Caller | undefined): void {
-    if (!this.definition.tenant || caller?.tenant === null) return;
-    if (caller?.tenant === undefined) rows.none();
+    const { tenant } = this.definition;
+    if (!tenant || caller?.tenant === null) return;
+    if (tenant === 'inherited') {
+      if (caller?.tenant === undefined) rows.empty('tenantId');
+      else rows.equalsOrEmpty('tenantId', caller.tenant);
+    } else if (caller?.tenant === undefined) rows.none();
     else rows.equals('tenantId', caller.tenant);
   }
 

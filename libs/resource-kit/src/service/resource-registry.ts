@@ -23,9 +23,9 @@ export class ResourceRegistry {
     return this.byType.get(type);
   }
 
-  /** Whether `entity` is a declared resource scoped to tenants (SPEC 1.15). */
+  /** Whether `entity` is a declared resource whose rows may be of a tenant (SPEC 1.15). */
   isTenantScoped(entity: EntityClass): boolean {
-    return this.services.get(entity)?.definition.tenant === true;
+    return Boolean(this.services.get(entity)?.definition.tenant);
   }
 
   serviceOf(entity: EntityClass): RegisteredResource {

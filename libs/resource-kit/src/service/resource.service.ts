@@ -191,9 +191,11 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     return { [owner]: context.caller.id };
   }
 
-  // A tenant-scoped row belongs to its creator's tenant, whatever the input or hooks say.
+  // A tenant-scoped row belongs to its creator's tenant, whatever the input or hooks say; an
+  // inherited one to its creator's tenant if it has one.
   private tenantRow({ caller }: RequestContext): Record<string, string> {
-    if (!this.definition.tenant) return {};
+    const { tenant } = this.definition;
+    if (!tenant || (tenant === 'inherited' && !caller?.tenant)) return {};
     if (!caller?.tenant) {
       throw new KitError('forbidden', [
         `creating ${this.definition.type} needs a caller of a tenant`,

@@ -60,7 +60,9 @@ export class WriteUnits {
     }
     const listener = this.writeListener();
     if (!listener) return;
-    const tenant = definition.tenant ? (entity as { tenantId?: string }).tenantId : undefined;
+    const tenant = definition.tenant
+      ? ((entity as { tenantId?: string | null }).tenantId ?? undefined)
+      : undefined;
     await listener.onWrite({
       action,
       definition,

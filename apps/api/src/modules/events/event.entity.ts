@@ -4,12 +4,16 @@ import { User } from '../users/user.entity';
 
 export const EVENT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 
-/** One per successful POST, PATCH or DELETE, written in the same transaction. */
+/**
+ * One per successful POST, PATCH or DELETE, written in the same transaction. The event of a
+ * tenant-scoped resource's write is that tenant's (SPEC 1.15): no caller of another sees it.
+ */
 @Resource({
   type: 'events',
   description:
     'The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own.',
   owner: 'userId',
+  tenant: 'inherited',
   access: { list: 'authenticated', read: 'authenticated' },
   indexes: [['userId', 'createdAt', 'id']],
 })

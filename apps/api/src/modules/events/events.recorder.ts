@@ -18,7 +18,9 @@ import { WebhookWorker } from '../webhooks/webhook-worker';
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
  * they create or log in. The same transaction puts the event in the webhook outbox, which the
  * webhook worker hands out after commit, and, with publishing configured, its message in the
- * outbox the relay publishes.
+ * outbox the relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15):
+ * the kit records it so, only the tenant's endpoints receive it, and its message goes to the
+ * tenant's own subjects.
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
@@ -34,7 +36,7 @@ export class EventsRecorder implements WriteListener {
     this.subjectPrefix = eventPublishing.subjectPrefix;
   }
 
-  onWrite({ action, definition, entity, context }: WriteEvent): void {
+  onWrite({ action, definition, entity, context, tenant }: WriteEvent): void {
     const subject = entity as { id: string; userId?: string };
     const userId =
       context.caller?.id ?? (definition.type === 'users' ? subject.id : subject.userId);
@@ -55,13 +57,14 @@ export class EventsRecorder implements WriteListener {
       action,
       body,
       recordedAt: event.createdAt,
+      tenantId: tenant ?? null,
       traceParent: traceParentOfWrite(),
     });
     this.webhooks.eventRecorded();
     if (this.publishing) {
       context.record(OutboxEntry, {
         eventId: event.id,
-        subject: `${this.subjectPrefix}.${event.subject.type}.${event.action}`,
+        subject: eventSubject(this.subjectPrefix, event.subject.type, action, tenant),
         body,
         recordedAt: event.createdAt,
       });
@@ -74,6 +77,31 @@ export class EventsRecorder implements WriteListener {
     const { definition } = this.registry.serviceOf(Event);
     return JSON.stringify({ data: serializeResource(definition, event, { created: false }) });
   }
+}
+
+/**
+ * The NATS subject of an event: `<prefix>.<type>.<action>`, or for a tenant's event
+ * `<prefix>.tenants.<tenant>.<type>.<action>`, so that a tenant's consumers may be allowed its
+ * subjects alone. The tenant is one subject token: bytes other than letters, digits, `_` and
+ * `-` are percent-encoded (`.`, `*`, `>` and spaces may not appear in a token).
+ */
+export function eventSubject(
+  prefix: string,
+  type: string,
+  action: string,
+  tenant?: string,
+): string {
+  if (tenant === undefined) return `${prefix}.${type}.${action}`;
+  return `${prefix}.tenants.${subjectToken(tenant)}.${type}.${action}`;
+}
+
+function subjectToken(name: string): string {
+  return Array.from(Buffer.from(name, 'utf8'), (byte) => {
+    const char = String.fromCharCode(byte);
+    return /[A-Za-z0-9_-]/.test(char)
+      ? char
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
 }
 
 // The write's trace, when it is traced: a delivery's spans link to it.

@@ -8,13 +8,14 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * One event for one endpoint (SPEC 1.17): made when the event is handed out, then updated by
- * each attempt until it succeeds or its retries run out.
+ * each attempt until it succeeds or its retries run out. Of its endpoint's tenant, if any.
  */
 @Resource({
   type: 'webhook_deliveries',
   description:
     'One event for one webhook endpoint, with the outcome of its latest attempt. Administrators only.',
   access: { list: 'admin', read: 'admin' },
+  tenant: 'inherited',
 })
 // The endpoint's deliveries in order: the worker looks for each endpoint's oldest pending one.
 @Index(['webhookEndpointId', 'status', 'position'])
@@ -25,6 +26,9 @@ export class WebhookDelivery extends ResourceEntity {
     description: 'Where it goes',
   })
   webhookEndpointId!: string;
+
+  /** Its endpoint's tenant, if any (the kit's column). */
+  declare tenantId: string | null;
 
   @ToOne(() => Event, { writable: false, description: 'What it delivers' })
   eventId!: string;

@@ -14,12 +14,17 @@ const ADMINS_ONLY = {
   delete: 'admin',
 } as const;
 
-/** Where events are delivered over HTTP (SPEC 1.17): every event its filters match. */
+/**
+ * Where events are delivered over HTTP (SPEC 1.17): every event its filters match. An
+ * endpoint made by an administrator of a tenant is that tenant's (SPEC 1.15): it receives the
+ * events of no tenant and of its own, and only its tenant sees it.
+ */
 @Resource({
   type: 'webhook_endpoints',
   description:
     'An HTTP endpoint that receives every event its subject_type and action match, signed as Standard Webhooks. Administrators only.',
   access: ADMINS_ONLY,
+  tenant: 'inherited',
   toMany: { webhook_deliveries: { target: () => WebhookDelivery, inverse: 'webhookEndpointId' } },
 })
 export class WebhookEndpoint extends ResourceEntity {
@@ -76,6 +81,9 @@ export class WebhookEndpoint extends ResourceEntity {
     description: 'What the endpoint is for',
   })
   description!: string | null;
+
+  /** Its creator's tenant, if any (the kit's column). */
+  declare readonly tenantId: string | null;
 
   /** Since when every attempt to deliver here has failed; null after a success. */
   @Column({ name: 'failing_since', type: Date, nullable: true })

@@ -27,6 +27,10 @@ export class WebhookOutboxEntry {
   @Column({ name: 'recorded_at', type: Date })
   recordedAt!: Date;
 
+  /** The tenant of the write that recorded the event, if any: only its endpoints receive it. */
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64, nullable: true })
+  tenantId!: string | null;
+
   /** The W3C traceparent of the write that recorded the event: each attempt's span links to it. */
   @Column({ name: 'trace_parent', type: 'varchar', length: 55, nullable: true })
   traceParent!: string | null;

@@ -158,7 +158,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
       });
       if (entries.length === 0) return 0;
       const endpoints = await manager.find(WebhookEndpoint, {
-        select: { id: true, subjectType: true, action: true },
+        select: { id: true, subjectType: true, action: true, tenantId: true },
         where: { status: 'active' },
       });
       const deliveries = entries.flatMap((entry) =>
@@ -167,6 +167,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
           .map((endpoint) => ({
             ...newRow(),
             webhookEndpointId: endpoint.id,
+            tenantId: endpoint.tenantId,
             eventId: entry.eventId,
             attempt: 0,
             status: 'pending' as const,
@@ -367,8 +368,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 }
 
+// An endpoint receives what its creator may read: the events of no tenant and of its own.
 function matches(endpoint: WebhookEndpoint, entry: WebhookOutboxEntry): boolean {
   return (
+    (entry.tenantId === null || entry.tenantId === endpoint.tenantId) &&
     (endpoint.subjectType === null || endpoint.subjectType === entry.subjectType) &&
     (endpoint.action === null || endpoint.action === entry.action)
   );

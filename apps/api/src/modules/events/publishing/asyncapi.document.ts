@@ -5,6 +5,28 @@ type Json = Record<string, unknown>;
 // The event action each write operation records.
 const ACTIONS = { create: 'created', update: 'updated', delete: 'deleted' } as const;
 
+// Where a resource's messages go (events.recorder.ts): a tenant-scoped one's to its tenant's
+// subjects; one whose rows may be of a tenant (`'inherited'`) to both.
+function channelsOf(
+  definition: ResourceDefinition,
+  prefix: string,
+  name: string,
+): ({ name: string } & Json)[] {
+  const shared = { name, address: `${prefix}.${name}` };
+  const ofTenant = {
+    name: `tenants.${name}`,
+    address: `${prefix}.tenants.{tenant}.${name}`,
+    parameters: {
+      tenant: {
+        description:
+          'The tenant of the write, percent-encoded but for letters, digits, _ and - (SPEC 1.15)',
+      },
+    },
+  };
+  if (definition.tenant === true) return [ofTenant];
+  return definition.tenant === 'inherited' ? [shared, ofTenant] : [shared];
+}
+
 /**
  * The AsyncAPI 3 description of the messages the service publishes (SPEC 1.14), derived from
  * the declarations as the OpenAPI document is: a channel `<prefix>.<type>.<action>` for each
@@ -23,18 +45,20 @@ export function buildAsyncApiDocument(
   for (const definition of [...definitions].sort((a, b) => a.type.localeCompare(b.type))) {
     for (const [operation, action] of Object.entries(ACTIONS)) {
       if (!definition.operations.has(operation as keyof typeof ACTIONS)) continue;
-      const name = `${definition.type}.${action}`;
-      channels[name] = {
-        address: `${subjectPrefix}.${name}`,
-        title: `${definition.type} ${action}`,
-        description: `One message per ${action} ${definition.type} resource, after its write commits.`,
-        messages: { event: { $ref: '#/components/messages/event' } },
-      };
-      operations[`receive.${name}`] = {
-        action: 'receive',
-        channel: { $ref: `#/channels/${name}` },
-        messages: [{ $ref: `#/channels/${name}/messages/event` }],
-      };
+      const written = `${definition.type}.${action}`;
+      for (const { name, ...channel } of channelsOf(definition, subjectPrefix, written)) {
+        channels[name] = {
+          ...channel,
+          title: `${definition.type} ${action}`,
+          description: `One message per ${action} ${definition.type} resource, after its write commits.`,
+          messages: { event: { $ref: '#/components/messages/event' } },
+        };
+        operations[`receive.${name}`] = {
+          action: 'receive',
+          channel: { $ref: `#/channels/${name}` },
+          messages: [{ $ref: `#/channels/${name}/messages/event` }],
+        };
+      }
     }
   }
   return {

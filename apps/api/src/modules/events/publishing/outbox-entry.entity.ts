@@ -18,8 +18,8 @@ export class OutboxEntry {
   @Column({ name: 'event_id', type: 'varchar', length: 36 })
   eventId!: string;
 
-  /** The NATS subject, `<prefix>.<type>.<action>`. */
-  @Column({ type: 'varchar', length: 255 })
+  /** The NATS subject (events.recorder.ts, `eventSubject`): a tenant's name may be long. */
+  @Column({ type: 'varchar', length: 1024 })
   subject!: string;
 
   /** The message body: `{"data": <the event as GET /events/{id} shows it>}`. */
