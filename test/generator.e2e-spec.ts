@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { startService } from './support/service-process';
+import { createTestDatabase } from './support/test-database';
 import {
   ADMIN_TOKEN,
   CROSS_TENANT_TOKEN,
@@ -152,97 +153,100 @@ once('npm run generate:resource', () => {
     }
   });
 
-  // SPEC 1.15: a tenant's events go to its endpoints and its NATS subjects alone; the
-  // generated spec proves GET /events on both engines.
-  it("keeps a tenant's events to its endpoints and its subjects", async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'generator-db-'));
-    const name = randomBytes(5).toString('hex');
-    const [stream, prefix] = [`E2E_${name}`, `e2e.${name}.events`];
-    const nats = await connect({ servers: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' });
-    const receivers = [new WebhookReceiver(), new WebhookReceiver()];
-    const service = startService(
-      {
-        NODE_ENV: 'test',
-        JWT_SECRET: 'x'.repeat(32),
-        SQLITE_PATH: join(folder, 'db'),
-        STATIC_TOKENS: TENANT_TOKENS,
-        NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
-        NATS_STREAM: stream,
-        NATS_SUBJECT_PREFIX: prefix,
-      },
-      [process.execPath, join(copy, 'dist', 'apps', 'api', 'src', 'main.js')],
-    );
-    try {
-      const origin = `http://127.0.0.1:${await service.listening()}`;
-      const post = async (token: string, path: string, data: object) => {
-        const response = await fetch(`${origin}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ data }),
-        });
-        expect(response.status).toBe(201);
-        return ((await response.json()) as { data: Record<string, string> }).data;
-      };
-      const [acme, globex] = [ADMIN_TOKEN, OTHER_TENANT_ADMIN_TOKEN];
-      const endpoints: Record<string, string>[] = [];
-      for (const [index, token] of [acme, globex].entries()) {
-        const url = await receivers[index].listen();
-        endpoints.push(await post(token, '/webhook_endpoints', { url }));
-        receivers[index].useSecret(endpoints[index].secret);
-      }
-      const notes = [
-        await post(acme, '/probe_notes', { body: 'Of acme' }),
-        await post(globex, '/probe_notes', { body: 'Of globex' }),
-      ];
-      const product = await post(CROSS_TENANT_TOKEN, '/products', {
-        name: 'Shared',
-        price_cents: 100,
-        stock: 1,
-      });
-
-      // Each endpoint: its own creation and its tenant's note (events of its tenant) and the
-      // shop's product (of none); nothing of the other tenant's.
-      for (const [index, receiver] of receivers.entries()) {
-        await receiver.waitFor(3);
-        await sleep(500);
-        expect(receiver.received.map(({ event }) => event.subject.id).sort()).toEqual(
-          [endpoints[index].id, notes[index].id, product.id].sort(),
-        );
-      }
-      const manager = await jetstreamManager(nats);
-      const lastOn = async (subject: string) => {
-        for (let tries = 0; tries < 100; tries++) {
-          const message = await manager.streams.getMessage(stream, { last_by_subj: subject });
-          if (message) return message.json<{ data: { subject: { id: string } } }>().data;
-          await sleep(100);
-        }
-        return undefined;
-      };
-      for (const [index, tenant] of ['acme', 'globex'].entries()) {
-        const published = await lastOn(`${prefix}.tenants.${tenant}.probe_notes.created`);
-        expect(published?.subject.id).toBe(notes[index].id);
-      }
-      expect((await lastOn(`${prefix}.products.created`))?.subject.id).toBe(product.id);
-      const info = await manager.streams.info(stream, { subjects_filter: '>' });
-      expect(Object.keys(info.state.subjects ?? {}).sort()).toEqual(
-        [
-          `${prefix}.products.created`,
-          `${prefix}.tenants.acme.probe_notes.created`,
-          `${prefix}.tenants.globex.probe_notes.created`,
-          `${prefix}.tenants.acme.webhook_endpoints.created`,
-          `${prefix}.tenants.globex.webhook_endpoints.created`,
-        ].sort(),
+  // SPEC 1.15: a tenant's events go to its endpoints and its NATS subjects alone, on both
+  // engines; the generated spec proves GET /events.
+  it.each(['sqlite', 'postgres'])(
+    "keeps a tenant's events to its endpoints and its subjects (%s)",
+    async (engine) => {
+      const database = await createTestDatabase(engine);
+      const name = randomBytes(5).toString('hex');
+      const [stream, prefix] = [`E2E_${name}`, `e2e.${name}.events`];
+      const nats = await connect({ servers: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' });
+      const receivers = [new WebhookReceiver(), new WebhookReceiver()];
+      const service = startService(
+        {
+          NODE_ENV: 'test',
+          JWT_SECRET: 'x'.repeat(32),
+          ...database.env,
+          STATIC_TOKENS: TENANT_TOKENS,
+          NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+          NATS_STREAM: stream,
+          NATS_SUBJECT_PREFIX: prefix,
+        },
+        [process.execPath, join(copy, 'dist', 'apps', 'api', 'src', 'main.js')],
       );
-    } finally {
-      service.child.kill('SIGTERM');
-      await service.exit();
-      for (const receiver of receivers) await receiver.close();
-      const manager = await jetstreamManager(nats);
-      await manager.streams.delete(stream).catch(() => false);
-      await nats.drain();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+      try {
+        const origin = `http://127.0.0.1:${await service.listening()}`;
+        const post = async (token: string, path: string, data: object) => {
+          const response = await fetch(`${origin}${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ data }),
+          });
+          expect(response.status).toBe(201);
+          return ((await response.json()) as { data: Record<string, string> }).data;
+        };
+        const [acme, globex] = [ADMIN_TOKEN, OTHER_TENANT_ADMIN_TOKEN];
+        const endpoints: Record<string, string>[] = [];
+        for (const [index, token] of [acme, globex].entries()) {
+          const url = await receivers[index].listen();
+          endpoints.push(await post(token, '/webhook_endpoints', { url }));
+          receivers[index].useSecret(endpoints[index].secret);
+        }
+        const notes = [
+          await post(acme, '/probe_notes', { body: 'Of acme' }),
+          await post(globex, '/probe_notes', { body: 'Of globex' }),
+        ];
+        const product = await post(CROSS_TENANT_TOKEN, '/products', {
+          name: 'Shared',
+          price_cents: 100,
+          stock: 1,
+        });
+
+        // Each endpoint: its own creation and its tenant's note (events of its tenant) and the
+        // shop's product (of none); nothing of the other tenant's.
+        for (const [index, receiver] of receivers.entries()) {
+          await receiver.waitFor(3);
+          await sleep(500);
+          expect(receiver.received.map(({ event }) => event.subject.id).sort()).toEqual(
+            [endpoints[index].id, notes[index].id, product.id].sort(),
+          );
+        }
+        const manager = await jetstreamManager(nats);
+        const lastOn = async (subject: string) => {
+          for (let tries = 0; tries < 100; tries++) {
+            const message = await manager.streams.getMessage(stream, { last_by_subj: subject });
+            if (message) return message.json<{ data: { subject: { id: string } } }>().data;
+            await sleep(100);
+          }
+          return undefined;
+        };
+        for (const [index, tenant] of ['acme', 'globex'].entries()) {
+          const published = await lastOn(`${prefix}.tenants.${tenant}.probe_notes.created`);
+          expect(published?.subject.id).toBe(notes[index].id);
+        }
+        expect((await lastOn(`${prefix}.products.created`))?.subject.id).toBe(product.id);
+        const info = await manager.streams.info(stream, { subjects_filter: '>' });
+        expect(Object.keys(info.state.subjects ?? {}).sort()).toEqual(
+          [
+            `${prefix}.products.created`,
+            `${prefix}.tenants.acme.probe_notes.created`,
+            `${prefix}.tenants.globex.probe_notes.created`,
+            `${prefix}.tenants.acme.webhook_endpoints.created`,
+            `${prefix}.tenants.globex.webhook_endpoints.created`,
+          ].sort(),
+        );
+      } finally {
+        service.child.kill('SIGTERM');
+        await service.exit();
+        for (const receiver of receivers) await receiver.close();
+        const manager = await jetstreamManager(nats);
+        await manager.streams.delete(stream).catch(() => false);
+        await nats.drain();
+        await database.drop();
+      }
+    },
+  );
 
   it('leaves the tree as it was when a step fails, and says how to go on', async () => {
     // The last step breaks, after the resource, its spec and both migrations are written.

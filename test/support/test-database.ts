@@ -17,11 +17,13 @@ export interface TestDatabase {
 }
 
 /**
- * Creates an empty database on the engine this jest project tests (TEST_DATABASE):
- * a fresh SQLite file, or a fresh PostgreSQL schema, so that runs and spec files never collide.
+ * Creates an empty database on the engine this jest project tests (TEST_DATABASE), or on
+ * `engine`: a fresh SQLite file, or a fresh PostgreSQL schema, so that runs and spec files
+ * never collide.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const engine = process.env.TEST_DATABASE ?? 'sqlite';
+export async function createTestDatabase(
+  engine = process.env.TEST_DATABASE ?? 'sqlite',
+): Promise<TestDatabase> {
   if (engine === 'postgres') return createPostgresSchema();
   if (engine === 'sqlite') return createSqliteFile();
   throw new Error(`TEST_DATABASE must be sqlite or postgres, not ${engine}`);

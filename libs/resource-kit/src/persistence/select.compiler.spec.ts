@@ -51,6 +51,13 @@ describe('compileSelect', () => {
     expect(slots).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it("binds a tenant's rows together with the rows of none once (an inherited tenant)", () => {
+    const shape: SelectShape = { where: [{ property: 'tenantId', operator: 'eqOrNull' }] };
+    const { sql, slots } = compileSelect(shape, table, sqlite);
+    expect(sql).toContain('WHERE ("resource"."tenantId" = ? OR "resource"."tenantId" IS NULL)');
+    expect(slots).toEqual([0]);
+  });
+
   describe('a page with contains', () => {
     const order = [key('createdAt', 'ASC'), key('id', 'ASC')];
     // Values: quantity, name, the cursor's two keys, the limit, the window.
