@@ -48,6 +48,8 @@ const THROUGH_PARENT = [
 ];
 // Scoped to the caller's tenant (SPEC 1.15), for administrators of each tenant.
 const TENANT_SCOPED = ['probe_notes', '--attributes', 'body:string:500', '--tenant'];
+// The machine's NATS server with JetStream (test/published-events.e2e-spec.ts).
+const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 // Where no database server listens: the generator needs none.
 const NO_SERVER = 'postgres://postgres@127.0.0.1:1/none';
 
@@ -161,7 +163,7 @@ once('npm run generate:resource', () => {
       const database = await createTestDatabase(engine);
       const name = randomBytes(5).toString('hex');
       const [stream, prefix] = [`E2E_${name}`, `e2e.${name}.events`];
-      const nats = await connect({ servers: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' });
+      const nats = await connect({ servers: NATS_URL });
       const receivers = [new WebhookReceiver(), new WebhookReceiver()];
       const service = startService(
         {
@@ -169,7 +171,7 @@ once('npm run generate:resource', () => {
           JWT_SECRET: 'x'.repeat(32),
           ...database.env,
           STATIC_TOKENS: TENANT_TOKENS,
-          NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+          NATS_URL,
           NATS_STREAM: stream,
           NATS_SUBJECT_PREFIX: prefix,
         },
