@@ -82,8 +82,9 @@ export class EventsRecorder implements WriteListener {
 /**
  * The NATS subject of an event: `<prefix>.<type>.<action>`, or for a tenant's event
  * `<prefix>.tenants.<tenant>.<type>.<action>`, so that a tenant's consumers may be allowed its
- * subjects alone. The tenant is one subject token: bytes other than letters, digits, `_` and
- * `-` are percent-encoded (`.`, `*`, `>` and spaces may not appear in a token).
+ * subjects alone. The tenant is one subject token: percent-encoded as in a URI, and the
+ * characters a URI leaves as they are but a token may not hold (`.`, `*`) or that would read
+ * as something else (`!~'()`) too.
  */
 export function eventSubject(
   prefix: string,
@@ -92,16 +93,11 @@ export function eventSubject(
   tenant?: string,
 ): string {
   if (tenant === undefined) return `${prefix}.${type}.${action}`;
-  return `${prefix}.tenants.${subjectToken(tenant)}.${type}.${action}`;
-}
-
-function subjectToken(name: string): string {
-  return Array.from(Buffer.from(name, 'utf8'), (byte) => {
-    const char = String.fromCharCode(byte);
-    return /[A-Za-z0-9_-]/.test(char)
-      ? char
-      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }).join('');
+  const token = encodeURIComponent(tenant).replace(
+    /[.!~*'()]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${prefix}.tenants.${token}.${type}.${action}`;
 }
 
 // The write's trace, when it is traced: a delivery's spans link to it.
