@@ -25,7 +25,7 @@ export { ResourceController } from './controller/resource.controller';
 export { Override } from './controller/operation';
 export type { Envelope } from './http/answer';
 export type { ResourceRoutes } from './controller/resource.controller';
-export type { RequestContext, WriteContext } from './service/request-context';
+export type { RecordCondition, RequestContext, WriteContext } from './service/request-context';
 export { clientAddressOf } from './service/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';

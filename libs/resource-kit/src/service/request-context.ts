@@ -35,7 +35,19 @@ export interface WriteContext extends RequestContext {
    * statements, in one round trip on PostgreSQL; it commits or rolls back with the write.
    * `entity` is a declared resource or any other TypeORM entity; its generated columns (an
    * increment) are left to the database. The row is taken as it is when recorded; nothing in
-   * the transaction sees it before the write's work is done.
+   * the transaction sees it before the write's work is done. With `onlyIf`, the row is
+   * inserted only if, when the statement runs, a row of `onlyIf.exists` matches
+   * `onlyIf.where` (an outbox entry only where some subscriber wants it).
    */
-  record(entity: EntityClass, row: object): void;
+  record(entity: EntityClass, row: object, onlyIf?: RecordCondition): void;
+}
+
+/**
+ * A row that must exist for a recorded row to be inserted: one of `exists` whose every
+ * member named in `where` equals its value or, for a list, one of its values (a null in the
+ * list: the column is empty).
+ */
+export interface RecordCondition {
+  readonly exists: EntityClass;
+  readonly where: Readonly<Record<string, unknown>>;
 }

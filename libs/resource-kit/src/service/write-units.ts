@@ -7,7 +7,7 @@ import { TransactionRunner } from '../persistence/transaction.runner';
 import type { WriteBatch } from '../persistence/write.batch';
 import { serializeResource } from '../serialization/resource.serializer';
 import { revisionOf } from './history.writer';
-import type { RequestContext, WriteContext } from './request-context';
+import type { RecordCondition, RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { WRITE_LISTENER, type WriteAction, type WriteListener } from './write-listener';
 
@@ -37,8 +37,15 @@ export class WriteUnits {
   ): Promise<R> {
     return this.transactions.run(async (manager) => {
       const batch = this.transactions.batch();
-      const record = (entity: EntityClass, row: object) =>
-        batch.add(this.registry.tableOf(entity).writes.insertion(row));
+      const record = (entity: EntityClass, row: object, onlyIf?: RecordCondition) =>
+        batch.add(
+          this.registry
+            .tableOf(entity)
+            .writes.insertion(
+              row,
+              onlyIf && { table: this.registry.tableOf(onlyIf.exists), where: onlyIf.where },
+            ),
+        );
       const result = await work({ ...context, manager, record }, batch);
       await batch.flush(manager);
       return result;
@@ -75,10 +82,11 @@ export class WriteUnits {
   // What a tenant-scoped write records into a tenant-scoped table (an event) is of its tenant.
   private inTenant(write: WriteContext, tenant: string | undefined): WriteContext {
     if (tenant === undefined) return write;
-    const record = (entity: EntityClass, row: object) =>
+    const record = (entity: EntityClass, row: object, onlyIf?: RecordCondition) =>
       write.record(
         entity,
         this.registry.isTenantScoped(entity) ? Object.assign(row, { tenantId: tenant }) : row,
+        onlyIf,
       );
     return { ...write, record };
   }

@@ -10,6 +10,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { WebhookOutboxEntry } from '../webhooks/webhook-outbox-entry.entity';
 import { WebhookWorker } from '../webhooks/webhook-worker';
 
@@ -17,8 +18,9 @@ import { WebhookWorker } from '../webhooks/webhook-worker';
  * Records every successful write as an event, in the write's own transaction: either both
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
  * they create or log in. The same transaction puts the event in the webhook outbox, which the
- * webhook worker hands out after commit, and, with publishing configured, its message in the
- * outbox the relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15):
+ * webhook worker hands out after commit, if an active endpoint wants it then (so that writes
+ * nobody subscribes to add no row and no hand-out), and, with publishing configured, its
+ * message in the outbox the relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15):
  * the kit records it so, only the tenant's endpoints receive it, and its message goes to the
  * tenant's own subjects.
  */
@@ -51,15 +53,23 @@ export class EventsRecorder implements WriteListener {
     event.subject = { type: definition.type, id: subject.id };
     context.record(Event, event);
     const body = this.bodyOf(event);
-    context.record(WebhookOutboxEntry, {
-      eventId: event.id,
-      subjectType: event.subject.type,
-      action,
-      body,
-      recordedAt: event.createdAt,
-      tenantId: tenant ?? null,
-      traceParent: traceParentOfWrite(),
-    });
+    context.record(
+      WebhookOutboxEntry,
+      {
+        eventId: event.id,
+        subjectType: event.subject.type,
+        action,
+        body,
+        recordedAt: event.createdAt,
+        tenantId: tenant ?? null,
+        traceParent: traceParentOfWrite(),
+      },
+      // An endpoint's own writes always go in: on PostgreSQL the statement that creates an
+      // endpoint cannot see it, and an endpoint receives its own creation.
+      definition.entity === WebhookEndpoint
+        ? undefined
+        : { exists: WebhookEndpoint, where: wantedBy(event.subject.type, action, tenant) },
+    );
     this.webhooks.eventRecorded();
     if (this.publishing) {
       context.record(OutboxEntry, {
@@ -77,6 +87,19 @@ export class EventsRecorder implements WriteListener {
     const { definition } = this.registry.serviceOf(Event);
     return JSON.stringify({ data: serializeResource(definition, event, { created: false }) });
   }
+}
+
+/**
+ * What an active endpoint that wants an event matches, as the worker's hand-out matches it:
+ * its subject type and action, or none; for a tenant's event, the tenant's own endpoints.
+ */
+function wantedBy(subjectType: string, action: string, tenant?: string): Record<string, unknown> {
+  return {
+    status: 'active',
+    subjectType: [null, subjectType],
+    action: [null, action],
+    ...(tenant !== undefined && { tenantId: tenant }),
+  };
 }
 
 /**
