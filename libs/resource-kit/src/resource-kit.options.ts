@@ -25,10 +25,10 @@ export interface ResourceKitOptions {
    */
   validateOutput?: boolean;
   /**
-   * Name the prepared statements of reads on PostgreSQL, so that each connection parses and
-   * plans a query shape once (default true). Turn off behind a pooler in transaction mode
-   * (PgBouncer's `pool_mode = transaction`), where the next statement may run on a server
-   * connection that never saw the name: reads then use unnamed statements.
+   * Name the kit's prepared statements (reads and writes) on PostgreSQL, so that each
+   * connection parses and plans one once (default true). Turn off behind a pooler in
+   * transaction mode (PgBouncer's `pool_mode = transaction`), where the next statement may run
+   * on a server connection that never saw the name: statements are then unnamed.
    */
   namedStatements?: boolean;
   /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityClass } from '../metadata/definition';
@@ -12,6 +11,7 @@ import {
   SqlDialect,
   TableSql,
 } from './select.compiler';
+import { statementNameOf } from './statement-names';
 import { TableWrites } from './table-writes';
 import { entityValue, runStatement, storedValue } from './typeorm-internals';
 
@@ -23,10 +23,6 @@ type PreparedSelect = CompiledSelect & { readonly name?: string };
 const AS_RETURNED = new Set<unknown>(['varchar', 'text', 'integer', 'int', 'double precision']);
 // Distinct query shapes kept per table, so that clients varying filters cannot grow it forever.
 const MAX_SHAPES = 500;
-// PostgreSQL parses and plans a named statement once per connection, then only binds values.
-// Each name costs memory on every pooled connection, so only the first shapes get one.
-const MAX_NAMED_STATEMENTS = 200;
-const statementNames = new Set<string>();
 
 /**
  * One resource's table, resolved from TypeORM's metadata once: quoted names, each query shape
@@ -47,7 +43,7 @@ export class ResourceTable<T extends object = object> {
   constructor(
     private readonly dataSource: DataSource,
     entity: EntityClass<T>,
-    /** Whether read statements are prepared by name (kit option `namedStatements`). */
+    /** Whether statements are prepared by name (kit option `namedStatements`). */
     private readonly namedStatements = true,
   ) {
     const metadata = dataSource.getMetadata(entity);
@@ -97,6 +93,11 @@ export class ResourceTable<T extends object = object> {
 
   readonly quote = (name: string): string => this.dataSource.driver.escape(name);
 
+  /** The name to prepare `sql` by on PostgreSQL, unless names are off (behind a pooler). */
+  statementName(sql: string): string | undefined {
+    return this.namedStatements ? statementNameOf(sql) : undefined;
+  }
+
   private compiled(shape: SelectShape): PreparedSelect {
     // A scope hook's subquery may differ per caller: compiled each time, not kept.
     if (shape.within) return compileSelect(shape, this.sql, this.dialect);
@@ -105,7 +106,7 @@ export class ResourceTable<T extends object = object> {
     if (!compiled) {
       if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
       const sql = compileSelect(shape, this.sql, this.dialect);
-      compiled = { ...sql, name: this.namedStatements ? statementNameOf(sql.sql) : undefined };
+      compiled = { ...sql, name: this.statementName(sql.sql) };
       this.shapes.set(key, compiled);
     }
     return compiled;
@@ -121,12 +122,4 @@ export class ResourceTable<T extends object = object> {
           },
     );
   }
-}
-
-// The same SQL gets the same name, whichever table compiled it; none past the limit.
-function statementNameOf(sql: string): string | undefined {
-  const name = `kit_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
-  if (!statementNames.has(name) && statementNames.size >= MAX_NAMED_STATEMENTS) return undefined;
-  statementNames.add(name);
-  return name;
 }

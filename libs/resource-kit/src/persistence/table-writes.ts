@@ -12,6 +12,7 @@ export interface WritableTable {
   prepare(property: string, value: unknown): unknown;
   column(property: string): ColumnMetadata;
   quote(name: string): string;
+  statementName(sql: string): string | undefined;
 }
 
 type Row = Record<string, unknown>;
@@ -43,7 +44,7 @@ export class TableWrites<T extends object> {
   /** Inserts every column of `entity`; an absent value takes its column's declared default. */
   async insert(manager: EntityManager, entity: T): Promise<void> {
     const { sql, values } = this.insertion(entity)(0);
-    await runStatement(manager, sql, values);
+    await runStatement(manager, sql, values, this.table.statementName(sql));
   }
 
   /**
@@ -97,12 +98,12 @@ export class TableWrites<T extends object> {
       const assignments = names.map((name, i) => `${name} = ${table.dialect.placeholder(i + 1)}`);
       return `UPDATE ${table.name} SET ${assignments.join(', ')} ${this.byId(names.length + 1)}`;
     });
-    await runStatement(manager, sql, values);
+    await runStatement(manager, sql, values, this.table.statementName(sql));
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     const sql = this.sqlFor('delete', () => `DELETE FROM ${this.table.name} ${this.byId(1)}`);
-    await runStatement(manager, sql, [id]);
+    await runStatement(manager, sql, [id], this.table.statementName(sql));
   }
 
   // Written on first use: a table that only takes inserts (an outbox) needs no id column.

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   DataSource,
   EntityManager,
@@ -6,6 +6,7 @@ import {
   QueryFailedError,
   SelectQueryBuilder,
 } from 'typeorm';
+import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { WriteBatch } from './write.batch';
 
 // PostgreSQL serialization failure and deadlock: the transaction may simply be run again.
@@ -22,7 +23,10 @@ const ATTEMPTS = 3;
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
+  ) {}
 
   run<R>(work: (manager: EntityManager) => Promise<R>): Promise<R> {
     if (!this.isSqlite) return this.withRetries(work);
@@ -33,7 +37,7 @@ export class TransactionRunner {
 
   /** Collects the inserts that go with one write, combined where the engine allows. */
   batch(): WriteBatch {
-    return new WriteBatch(!this.isSqlite);
+    return new WriteBatch(!this.isSqlite, this.options.namedStatements);
   }
 
   /** Locks rows for the rest of the transaction (SELECT ... FOR UPDATE); SQLite locks whole writes anyway. */

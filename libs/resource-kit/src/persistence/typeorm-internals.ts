@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Pool } from 'pg';
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { QueryFailedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryResult } from 'typeorm/query-runner/QueryResult';
 
@@ -28,9 +29,10 @@ if (Number(typeOrmVersion.split('.')[0]) !== SUPPORTED_MAJOR) {
 }
 
 /**
- * Runs a statement: through the transaction's runner inside a write; outside one, PostgreSQL
- * statements go straight to the driver's pool, by name when given; SQLite's one connection
- * takes a runner.
+ * Runs a statement. On PostgreSQL it goes straight to pg, by name when given (PostgreSQL then
+ * parses and plans it once per connection): outside a transaction to the driver's pool, inside
+ * one to the transaction's connection, its failures wrapped as the runner wraps them. Unnamed
+ * statements inside a transaction, and SQLite's, go through a TypeORM query runner.
  */
 export async function runStatement(
   manager: EntityManager,
@@ -40,6 +42,14 @@ export async function runStatement(
 ): Promise<Pick<QueryResult, 'records'>> {
   const pool = manager.queryRunner ? undefined : postgresPool(manager.connection);
   if (pool) return { records: (await pool.query({ name, text: sql, values: [...values] })).rows };
+  if (name && manager.queryRunner instanceof PostgresQueryRunner) {
+    const client = (await manager.queryRunner.connect()) as PoolClient;
+    try {
+      return { records: (await client.query({ name, text: sql, values: [...values] })).rows };
+    } catch (error) {
+      throw new QueryFailedError(sql, [...values], error as Error);
+    }
+  }
   const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
     return await runner.query(sql, [...values], true);

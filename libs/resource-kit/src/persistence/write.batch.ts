@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { statementNameOf } from './statement-names';
 import { runStatement } from './typeorm-internals';
 
 /** One statement with its values. */
@@ -13,12 +14,16 @@ export type PendingStatement = (offset: number) => Statement;
 /**
  * Inserts that commit with a write (a created row, its revision, its audit event), sent
  * together when the write's own work is done: on PostgreSQL as one statement (data-modifying
- * WITH clauses, one round trip); on SQLite, in process, one after another.
+ * WITH clauses, one round trip, prepared by name unless names are off); on SQLite, in
+ * process, one after another.
  */
 export class WriteBatch {
   private readonly pending: PendingStatement[] = [];
 
-  constructor(private readonly combine: boolean) {}
+  constructor(
+    private readonly combine: boolean,
+    private readonly named = false,
+  ) {}
 
   add(statement: PendingStatement): void {
     this.pending.push(statement);
@@ -43,6 +48,7 @@ export class WriteBatch {
     const last = parts.pop()!;
     const clauses = parts.map((part, i) => `w${i} AS (${part.sql})`);
     const sql = clauses.length > 0 ? `WITH ${clauses.join(', ')} ${last.sql}` : last.sql;
-    await runStatement(manager, sql, [...parts.flatMap((p) => p.values), ...last.values]);
+    const values = [...parts.flatMap((p) => p.values), ...last.values];
+    await runStatement(manager, sql, values, this.named ? statementNameOf(sql) : undefined);
   }
 }
