@@ -20,9 +20,9 @@ import { WebhookWorker } from '../webhooks/webhook-worker';
  * they create or log in. The same transaction puts the event in the webhook outbox, which the
  * webhook worker hands out after commit, if an active endpoint wants it then (so that writes
  * nobody subscribes to add no row and no hand-out), and, with publishing configured, its
- * message in the outbox the relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15):
- * the kit records it so, only the tenant's endpoints receive it, and its message goes to the
- * tenant's own subjects.
+ * message in the outbox the relay publishes. The event of a tenant-scoped write is its
+ * tenant's (SPEC 1.15): the kit records it so, only the tenant's endpoints receive it, and its
+ * message goes to the tenant's own subjects.
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
