@@ -78,6 +78,13 @@ export interface SelectShape {
   readonly search?: 'window' | 'searchFirst';
 }
 
+/** A SELECT of one table to compile into another statement, and its values in shape order. */
+export interface Subquery {
+  readonly table: TableSql;
+  readonly shape: SelectShape;
+  readonly values: readonly unknown[];
+}
+
 /**
  * A compiled SELECT. Values are given in shape order: one per comparison, `count` per `in`,
  * none per `null`; then one per order key when `after` is set (null keys bind nothing); then
@@ -96,9 +103,10 @@ export function compileSelect(
   shape: SelectShape,
   table: TableSql,
   dialect: SqlDialect,
+  /** Values the statement binds before this SELECT's (a scope hook's, or an INSERT's). */
+  offset = shape.within?.parameters ?? 0,
 ): CompiledSelect {
   const slots: number[] = [];
-  const offset = shape.within?.parameters ?? 0;
   const bind = (value: number): string => {
     slots.push(value);
     return dialect.placeholder(offset + slots.length);

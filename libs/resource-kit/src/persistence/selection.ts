@@ -6,7 +6,7 @@ import type { OrderKey } from '../query/order.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
 import { onReplica, type ReplicaRead } from './read-replicas';
 import type { ResourceTable } from './resource-table';
-import type { Predicate, SelectShape } from './select.compiler';
+import type { Predicate, SelectShape, Subquery } from './select.compiler';
 
 // Rows in the order that a page with a substring condition looks at before its search index.
 const SEARCH_WINDOW = 5_000;
@@ -96,6 +96,15 @@ export class Conditions {
   none(): this {
     this.where.push({ operator: 'none' });
     return this;
+  }
+
+  /** The rows' ids as a subquery of another statement (an INSERT's `WHERE EXISTS`). */
+  idsSubquery(): Subquery {
+    return {
+      table: this.table.sql,
+      shape: { where: this.where, idsOnly: true },
+      values: this.values,
+    };
   }
 }
 

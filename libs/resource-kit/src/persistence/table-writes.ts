@@ -1,6 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import type { SqlDialect } from './select.compiler';
+import {
+  compileSelect,
+  shapeKey,
+  type CompiledSelect,
+  type SqlDialect,
+  type Subquery,
+} from './select.compiler';
 import { runStatement } from './typeorm-internals';
 import type { PendingStatement } from './write.batch';
 
@@ -18,22 +24,14 @@ export interface WritableTable {
 type Row = Record<string, unknown>;
 
 /**
- * A row that must exist for an insertion to happen: one of `table` whose every member of
- * `where` equals its value, or, for a list, one of the list's values (null: the column is
- * empty). An outbox entry only where a subscriber wants it, say.
- */
-export interface Existence {
-  readonly table: WritableTable;
-  readonly where: Readonly<Record<string, unknown>>;
-}
-
-/**
  * The write statements of one table, written once (per placeholder offset): every column of
  * the entity in a fixed order, so no statement reads the row back (the entity in hand is
  * the row).
  */
 export class TableWrites<T extends object> {
   private readonly written = new Map<string, string>();
+  // The WHERE EXISTS subqueries of conditional inserts, by the key of their INSERT.
+  private readonly subqueries = new Map<string, CompiledSelect>();
   // The columns an INSERT names: a generated one (an increment) is the database's to fill.
   private readonly inserted: readonly ColumnMetadata[];
 
@@ -52,7 +50,7 @@ export class TableWrites<T extends object> {
    * set on it at once, so that what the write answers and records holds them. With `onlyIf`,
    * the same statement inserts it only while such a row exists.
    */
-  insertion(entity: T, onlyIf?: Existence): PendingStatement {
+  insertion(entity: T, onlyIf?: Subquery): PendingStatement {
     const record = withDefaults(entity as Row, this.inserted);
     const values = this.values(record, this.inserted);
     if (!onlyIf) {
@@ -61,13 +59,19 @@ export class TableWrites<T extends object> {
         values,
       });
     }
-    const condition = existenceOf(onlyIf, this.table.dialect);
-    return (offset) => ({
-      sql: this.sqlFor(`insert ${offset} ${condition.key}`, () =>
-        this.conditionalInsertSql(condition, offset),
-      ),
-      values: [...values, ...condition.values],
-    });
+    return (offset) => {
+      const key = `insert ${offset} if ${onlyIf.table.name} ${shapeKey(onlyIf.shape)}`;
+      let exists = this.subqueries.get(key);
+      if (!exists) {
+        const bindsBefore = offset + this.inserted.length;
+        exists = compileSelect(onlyIf.shape, onlyIf.table, this.table.dialect, bindsBefore);
+        this.subqueries.set(key, exists);
+      }
+      return {
+        sql: this.sqlFor(key, () => this.conditionalInsertSql(exists.sql, offset)),
+        values: [...values, ...exists.slots.map((slot) => onlyIf.values[slot])],
+      };
+    };
   }
 
   /**
@@ -128,11 +132,10 @@ export class TableWrites<T extends object> {
   }
 
   // INSERT ... SELECT: PostgreSQL types the bare placeholders from the columns they fill.
-  private conditionalInsertSql(condition: CompiledExistence, offset: number): string {
+  private conditionalInsertSql(exists: string, offset: number): string {
     const { dialect } = this.table;
     const names = this.inserted.map((c) => this.table.quote(c.databaseName));
     const values = this.inserted.map((_, i) => dialect.placeholder(offset + i + 1));
-    const exists = condition.sql(offset + this.inserted.length);
     return `INSERT INTO ${this.table.name} (${names.join(', ')}) SELECT ${values.join(', ')} WHERE EXISTS (${exists})`;
   }
 
@@ -154,43 +157,6 @@ export class TableWrites<T extends object> {
   private quoted(property: string): string {
     return this.table.quote(this.table.column(property).databaseName);
   }
-}
-
-interface CompiledExistence {
-  /** What the SQL depends on besides the offset: the table, members, and nulls and counts. */
-  readonly key: string;
-  readonly values: readonly unknown[];
-  sql(offset: number): string;
-}
-
-function existenceOf({ table, where }: Existence, dialect: SqlDialect): CompiledExistence {
-  const members = Object.entries(where).map(([property, wanted]) => {
-    const alternatives: unknown[] = Array.isArray(wanted) ? wanted : [wanted];
-    const given = alternatives.filter((value) => value !== null && value !== undefined);
-    return {
-      property,
-      orEmpty: given.length < alternatives.length,
-      values: given.map((value) => table.prepare(property, value)),
-    };
-  });
-  return {
-    key: `if ${table.name} ${members.map((m) => `${m.property}${m.orEmpty ? '?' : ''}${m.values.length}`).join(' ')}`,
-    values: members.flatMap((member) => member.values),
-    sql(offset) {
-      let next = offset;
-      const clauses = members.map(({ property, orEmpty, values }) => {
-        const column = table.quote(table.column(property).databaseName);
-        const options = [
-          ...(orEmpty ? [`${column} IS NULL`] : []),
-          ...values.map(() => `${column} = ${dialect.placeholder(++next)}`),
-        ];
-        if (options.length === 0) return '1 = 0'; // an empty list: nothing matches
-        return options.length === 1 ? options[0] : `(${options.join(' OR ')})`;
-      });
-      const conditions = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
-      return `SELECT 1 FROM ${table.name}${conditions}`;
-    },
-  };
 }
 
 // What the database would fill in (a currency's default), set on the entity the response shows.

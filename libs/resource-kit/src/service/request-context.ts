@@ -44,8 +44,8 @@ export interface WriteContext extends RequestContext {
 
 /**
  * A row that must exist for a recorded row to be inserted: one of `exists` whose every
- * member named in `where` equals its value or, for a list, one of its values (a null in the
- * list: the column is empty).
+ * member named in `where` equals its value; `[null, value]` matches that value or an empty
+ * column, `[null]` an empty one.
  */
 export interface RecordCondition {
   readonly exists: EntityClass;

@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { ResourceEntity } from '../decorators/resource-entity';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { Conditions } from '../persistence/selection';
 import { TransactionRunner } from '../persistence/transaction.runner';
 import type { WriteBatch } from '../persistence/write.batch';
 import { serializeResource } from '../serialization/resource.serializer';
@@ -41,10 +42,7 @@ export class WriteUnits {
         batch.add(
           this.registry
             .tableOf(entity)
-            .writes.insertion(
-              row,
-              onlyIf && { table: this.registry.tableOf(onlyIf.exists), where: onlyIf.where },
-            ),
+            .writes.insertion(row, onlyIf && this.matching(onlyIf).idsSubquery()),
         );
       const result = await work({ ...context, manager, record }, batch);
       await batch.flush(manager);
@@ -77,6 +75,19 @@ export class WriteUnits {
       context: this.inTenant(write, tenant),
       tenant,
     });
+  }
+
+  // The rows a conditional record needs: each member equal to its value; `[null, value]`
+  // equal to it or empty, `[null]` empty.
+  private matching({ exists, where }: RecordCondition): Conditions {
+    const rows = new Conditions(this.registry.tableOf(exists));
+    for (const [property, wanted] of Object.entries(where)) {
+      if (!Array.isArray(wanted)) rows.equals(property, wanted);
+      else if (wanted.length === 1 && wanted[0] === null) rows.empty(property);
+      else if (wanted.length === 2 && wanted[0] === null) rows.equalsOrEmpty(property, wanted[1]);
+      else throw new Error(`record: ${property} takes a value, [null, value] or [null]`);
+    }
+    return rows;
   }
 
   // What a tenant-scoped write records into a tenant-scoped table (an event) is of its tenant.
