@@ -15,7 +15,7 @@ import {
 import { startPgBouncer } from '../test/support/pgbouncer';
 import { BENCH } from './bench.config';
 import { deadEndpoint } from './dead-endpoint';
-import { RunningServer, ServerOptions } from './servers';
+import { JEMALLOC, jemallocInstalled, RunningServer, ServerOptions } from './servers';
 
 export interface AgainstResults {
   /** What the other service is: the build in another checkout, or this one through PgBouncer. */
@@ -88,6 +88,19 @@ export async function measureWithTracing(options: BenchOptions): Promise<Against
 export async function measureWithNodeArgs(options: BenchOptions): Promise<AgainstResults> {
   const nodeArgs = [...options.nodeArgs!];
   return measureSideBySide(`this build started with ${nodeArgs.join(' ')}`, { nodeArgs }, options);
+}
+
+/**
+ * `--glibc`: this service on jemalloc, as the image runs it, against the same build on glibc's
+ * malloc (nothing preloaded).
+ */
+export async function measureOnGlibcMalloc(options: BenchOptions): Promise<AgainstResults> {
+  if (!jemallocInstalled) throw new Error(`--glibc compares with ${JEMALLOC}, not installed here`);
+  return measureSideBySide(
+    "this build on glibc's malloc",
+    { extraEnv: { LD_PRELOAD: '' } },
+    options,
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   measureAgainst,
   measureThroughPgBouncer,
+  measureOnGlibcMalloc,
   measureWithNodeArgs,
   measureWithDeadEndpoint,
   measureWithTracing,
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       options.pgbouncer ||
       options.tracing ||
       options.webhooks ||
+      options.glibc ||
       options.nodeArgs) &&
     options.rounds
   ) {
@@ -144,7 +146,7 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR`, `--pgbouncer`, `--tracing`, `--webhooks` or `--node-args`, with `--rounds N`: that
+// `--against DIR`, `--pgbouncer`, `--tracing`, `--webhooks`, `--glibc` or `--node-args`, with `--rounds N`: that
 // comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
@@ -154,9 +156,11 @@ async function compareOnly(options: BenchOptions): Promise<void> {
       ? await measureWithTracing(options)
       : options.webhooks
         ? await measureWithDeadEndpoint(options)
-        : options.nodeArgs
-          ? await measureWithNodeArgs(options)
-          : await measureAgainst(options);
+        : options.glibc
+          ? await measureOnGlibcMalloc(options)
+          : options.nodeArgs
+            ? await measureWithNodeArgs(options)
+            : await measureAgainst(options);
   const report = renderComparison(
     options,
     `${machine}; load average after: ${loadAverage()}`,

@@ -15,9 +15,11 @@ export interface BenchOptions {
   tracing: boolean;
   /** Measure the service with an active webhook endpoint that never answers against it disabled. */
   webhooks: boolean;
+  /** Measure the service on jemalloc, as production runs it, against the same build on glibc's malloc. */
+  glibc: boolean;
   /** Measure the service as production starts it against the same build with these node flags. */
   nodeArgs?: readonly string[];
-  /** With `against`, `pgbouncer`, `tracing`, `webhooks` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
+  /** With `against`, `pgbouncer`, `tracing`, `webhooks`, `glibc` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`), or with `--scale` its parts (`pages`, `costly`, `writes`); all when unset. */
   only?: readonly string[];
@@ -46,6 +48,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     pgbouncer: args.includes('--pgbouncer'),
     tracing: args.includes('--tracing'),
     webhooks: args.includes('--webhooks'),
+    glibc: args.includes('--glibc'),
     nodeArgs: nodeArgsAt >= 0 ? args[nodeArgsAt + 1]?.split(' ').filter(Boolean) : undefined,
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,

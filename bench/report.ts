@@ -10,7 +10,7 @@ import {
   SERVER_KINDS,
   ServerResults,
 } from './scenarios';
-import type { ServerKind } from './servers';
+import { JEMALLOC, jemallocInstalled, type ServerKind } from './servers';
 import type { LoadResult } from './wrk.runner';
 
 export interface RunResults {
@@ -185,6 +185,9 @@ function conditions(options: BenchOptions, machine: string): string[] {
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
     `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    jemallocInstalled
+      ? `The service on jemalloc (${JEMALLOC} preloaded), as the image runs it.`
+      : `The service on glibc's malloc: ${JEMALLOC} (Debian's libjemalloc2), which the image preloads, is not installed here.`,
     machine,
   ];
 }
