@@ -31,6 +31,7 @@ export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
 export type { KitErrorCode } from './errors/kit.error';
 export type { Operation, ResourceDefinition, AttributeDefinition } from './metadata/definition';
+export { byType } from './metadata/definition';
 export { readResourceDefinition } from './metadata/definition.reader';
 
 export type { AuthOptions, JwtOptions, SessionVerifier } from './auth/auth.options';

@@ -1,9 +1,10 @@
 import { retryHeadersOf } from '../http/retry-headers';
-import type {
-  AccessLevel,
-  MemberLevel,
-  Operation,
-  ResourceDefinition,
+import {
+  byType,
+  type AccessLevel,
+  type MemberLevel,
+  type Operation,
+  type ResourceDefinition,
 } from '../metadata/definition';
 import { indexBackingOf } from '../persistence/index-backing';
 import { isQueryable } from '../query/queryable-members';
@@ -56,7 +57,7 @@ export function describeContract(definitions: readonly ResourceDefinition[]): Co
   const typeOf = new Map(definitions.map((definition) => [definition.entity, definition.type]));
   const target = (entity: () => unknown) =>
     typeOf.get(entity() as never) ?? String((entity() as { name?: string }).name);
-  const sorted = [...definitions].sort((a, b) => a.type.localeCompare(b.type));
+  const sorted = [...definitions].sort(byType);
   return {
     resources: Object.fromEntries(
       sorted.map((definition) => [

@@ -147,6 +147,15 @@ export interface ResourceDefinition {
   };
 }
 
+/**
+ * Orders definitions by type, code unit by code unit: the published documents list resources
+ * in the same order on every machine, and no locale data (ICU's collation tables, about
+ * 2 MiB resident) is loaded for it.
+ */
+export function byType(a: ResourceDefinition, b: ResourceDefinition): number {
+  return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+}
+
 /** A deprecated creation: since when, what replaces it, and when it may stop working. */
 export interface CreationDeprecation {
   /** The day it was deprecated (`YYYY-MM-DD`, UTC). */

@@ -1,4 +1,4 @@
-import type { EntityClass, ResourceDefinition } from '../metadata/definition';
+import { byType, type EntityClass, type ResourceDefinition } from '../metadata/definition';
 import { inputSchema } from '../validation/input.schema';
 import { JsonSchema, outputSchema } from '../validation/output.schema';
 import { withPropertyDescriptions } from './openapi.descriptions';
@@ -12,7 +12,7 @@ export function buildOpenApiDocument(
   definitions: readonly ResourceDefinition[],
   options: OpenApiOptions,
 ): JsonSchema {
-  const sorted = [...definitions].sort((a, b) => a.type.localeCompare(b.type));
+  const sorted = [...definitions].sort(byType);
   const byEntity = new Map(definitions.map((definition) => [definition.entity, definition]));
   const referenced = new Set(
     definitions.flatMap((definition) =>

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '@app/resource-kit';
+import { byType, type ResourceDefinition } from '@app/resource-kit';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ export function buildAsyncApiDocument(
   const info = openApi.info as { title: string; version: string };
   const channels: Json = {};
   const operations: Json = {};
-  for (const definition of [...definitions].sort((a, b) => a.type.localeCompare(b.type))) {
+  for (const definition of [...definitions].sort(byType)) {
     for (const [operation, action] of Object.entries(ACTIONS)) {
       if (!definition.operations.has(operation as keyof typeof ACTIONS)) continue;
       const written = `${definition.type}.${action}`;
