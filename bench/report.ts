@@ -184,7 +184,7 @@ function conditions(options: BenchOptions, machine: string): string[] {
   return [
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
-    `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up per process + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
     jemallocInstalled
       ? `The service on jemalloc (${JEMALLOC} preloaded), as the image runs it.`
       : `The service on glibc's malloc: ${JEMALLOC} (Debian's libjemalloc2), which the image preloads, is not installed here.`,
