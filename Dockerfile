@@ -14,7 +14,8 @@ RUN npm run build
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # jemalloc as the allocator: glibc's malloc keeps what V8's compiler and collector threads have
-# freed (about 25 MiB after load); jemalloc gives it back (docs/operations.md, "Memory").
+# freed (about 25 MiB after load); jemalloc gives it back (docs/operations.md, "Starting and
+# stopping").
 RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

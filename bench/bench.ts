@@ -146,8 +146,8 @@ async function checkIdentity(fixtures: Fixtures): Promise<number> {
   }
 }
 
-// `--against DIR`, `--pgbouncer`, `--tracing`, `--webhooks`, `--glibc` or `--node-args`, with `--rounds N`: that
-// comparison alone.
+// `--against DIR`, `--pgbouncer`, `--tracing`, `--webhooks`, `--glibc` or `--node-args`, with
+// `--rounds N`: that comparison alone.
 async function compareOnly(options: BenchOptions): Promise<void> {
   const machine = await describeMachine();
   const against = options.pgbouncer
