@@ -11,7 +11,7 @@ import {
   ServerResults,
 } from './scenarios';
 import { JEMALLOC, jemallocInstalled, type ServerKind } from './servers';
-import type { LoadResult } from './wrk.runner';
+import { HOLD_MS, type LoadResult } from './wrk.runner';
 
 export interface RunResults {
   options: BenchOptions;
@@ -185,6 +185,7 @@ function conditions(options: BenchOptions, machine: string): string[] {
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
     `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up per process + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    `Each wrk run holds its connections' first requests ${HOLD_MS} ms, until the server has accepted them all (node accepts one connection per turn of its event loop); req/s and latency count the time after.`,
     jemallocInstalled
       ? `The service on jemalloc (${JEMALLOC} preloaded), as the image runs it.`
       : `The service on glibc's malloc: ${JEMALLOC} (Debian's libjemalloc2), which the image preloads, is not installed here.`,
