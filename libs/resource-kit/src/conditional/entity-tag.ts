@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 
 /**
  * The strong entity tag of one resource: a hash of its wire form (keys sorted), so it changes
  * whenever any output member does, calculated attributes included, and never otherwise.
+ * Node's one-shot hash makes no Hash object per answer.
  */
 export function entityTag(resource: object): string {
-  return `"${createHash('sha256').update(stringify(resource)).digest('base64url')}"`;
+  return `"${hash('sha256', stringify(resource), 'base64url')}"`;
 }
 
 /** If-Match (strong comparison): `*`, or a list naming the current tag. */

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Query, type Pool, type PoolClient, type QueryResult as PgResult } from 'pg';
+import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
 import { QueryFailedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { statementOf } from './pg-statements';
 
 /**
  * The one place the kit reaches below TypeORM's public API, and why:
@@ -66,22 +67,6 @@ export async function runStatement(
   } finally {
     if (!manager.queryRunner) await runner.release();
   }
-}
-
-/**
- * A statement for pg. pg copies a query config object descriptor by descriptor
- * (`cloneQueryConfig`: 5 % of the CPU of a read by id); a `Query` made from the text is not
- * copied, and takes the name as its own.
- */
-function statementOf(
-  text: string,
-  values: readonly unknown[],
-  name: string | undefined,
-  callback?: (error: Error | undefined, result: PgResult) => void,
-): Query {
-  const statement = new Query(text, [...values], callback);
-  (statement as { name?: string }).name = name;
-  return statement;
 }
 
 /** A value as the driver stores it in `column` (times, booleans on SQLite). */

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Query, type FieldDef, type QueryResult } from 'pg';
+
+/**
+ * The kit's statements for pg, and the one place it reaches below pg's public API: pg asks
+ * PostgreSQL to describe every execution of a prepared statement, and on each description
+ * builds the result's row template and looks up every column's type parser again
+ * (`Result.addFields`: 6 % of the CPU of a read by id). A named statement's columns do not
+ * change while its connection keeps it (PostgreSQL refuses to run a prepared plan whose result
+ * type changed), so the kit remembers them per connection and statement name, and a result
+ * takes the remembered template and parsers when the description is the same.
+ * Checked against the pg major it was written for, when the kit loads.
+ */
+const SUPPORTED_MAJOR = 8;
+const pgVersion = (
+  JSON.parse(readFileSync(join(dirname(require.resolve('pg')), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+if (Number(pgVersion.split('.')[0]) !== SUPPORTED_MAJOR) {
+  throw new Error(
+    `resource-kit reads pg ${SUPPORTED_MAJOR}.x internals (persistence/pg-statements.ts); this is pg ${pgVersion}`,
+  );
+}
+
+/** What pg's `Result` builds from a row description (pg 8). */
+interface ResultColumns {
+  fields: FieldDef[];
+  _parsers?: unknown[];
+  _prebuiltEmptyResultObject: object | null;
+  /** The connection's type parsers (pg sets them on the result when the query is sent). */
+  _types?: object;
+  addFields(fields: FieldDef[]): void;
+}
+
+type Described = Pick<ResultColumns, 'fields' | '_parsers' | '_prebuiltEmptyResultObject'>;
+
+// Per connection (its type parsers object, one per pg client), per statement name.
+const describedByConnection = new WeakMap<object, Map<string, Described>>();
+
+/**
+ * A statement for pg. pg copies a query config object descriptor by descriptor
+ * (`cloneQueryConfig`: 5 % of the CPU of a read by id); a `Query` made from the text is not
+ * copied, and takes the name as its own. A named one's result remembers its columns.
+ */
+export function statementOf(
+  text: string,
+  values: readonly unknown[],
+  name: string | undefined,
+  callback?: (error: Error | undefined, result: QueryResult) => void,
+): Query {
+  const statement = new Query(text, [...values], callback);
+  if (name !== undefined) {
+    (statement as { name?: string }).name = name;
+    const result = (statement as unknown as { _result: ResultColumns })._result;
+    result.addFields = addFieldsOf(name);
+  }
+  return statement;
+}
+
+// One function per statement name (the kit names at most a few hundred statements).
+const addFieldsByName = new Map<string, ResultColumns['addFields']>();
+
+function addFieldsOf(name: string): ResultColumns['addFields'] {
+  let addFields = addFieldsByName.get(name);
+  if (!addFields) {
+    addFields = function (this: ResultColumns, fields: FieldDef[]): void {
+      addRememberedFields(this, name, fields);
+    };
+    addFieldsByName.set(name, addFields);
+  }
+  return addFields;
+}
+
+function addRememberedFields(result: ResultColumns, name: string, fields: FieldDef[]): void {
+  const connection = result._types;
+  let described = connection && describedByConnection.get(connection);
+  if (connection && !described) {
+    described = new Map();
+    describedByConnection.set(connection, described);
+  }
+  const known = described?.get(name);
+  if (known && sameColumns(known.fields, fields)) {
+    result.fields = fields;
+    result._parsers = known._parsers;
+    result._prebuiltEmptyResultObject = known._prebuiltEmptyResultObject;
+    return;
+  }
+  (Object.getPrototypeOf(result) as ResultColumns).addFields.call(result, fields);
+  described?.set(name, {
+    fields,
+    _parsers: result._parsers,
+    _prebuiltEmptyResultObject: result._prebuiltEmptyResultObject,
+  });
+}
+
+function sameColumns(known: readonly FieldDef[], fields: readonly FieldDef[]): boolean {
+  if (known.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const was = known[i];
+    const is = fields[i];
+    if (was.name !== is.name || was.dataTypeID !== is.dataTypeID || was.format !== is.format) {
+      return false;
+    }
+  }
+  return true;
+}

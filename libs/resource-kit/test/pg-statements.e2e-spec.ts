@@ -1,0 +1,63 @@
+import { Client, type CustomTypesConfig, type QueryResult, types } from 'pg';
+import { statementOf } from '../src/persistence/pg-statements';
+import { TEST_DATABASE_URL } from '../../../test/support/test-database';
+
+// Named statements need a direct connection: the PostgreSQL project only.
+const runs = process.env.TEST_DATABASE === 'postgres' && !process.env.TEST_DATABASE_POOLER;
+const onPostgres = runs ? describe : describe.skip;
+
+const INT4: number = types.builtins.INT4;
+const SQL = 'SELECT $1::int AS n, $2::text AS label, now() AS at';
+const NAME = 'kit_spec_remembered_columns';
+
+// A connection whose integers read as `tag:digits`, to tell its parsers from another's.
+function taggedTypes(tag: string): CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === INT4
+        ? (text: string) => `${tag}:${text}`
+        : (types.getTypeParser(oid, format as 'text') as (
+            text: string,
+          ) => unknown)) as CustomTypesConfig['getTypeParser'],
+  };
+}
+
+async function connect(tag: string): Promise<Client> {
+  const client = new Client({ connectionString: TEST_DATABASE_URL, types: taggedTypes(tag) });
+  await client.connect();
+  return client;
+}
+
+function run(client: Client, values: unknown[]): Promise<QueryResult> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      statementOf(SQL, values, NAME, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  });
+}
+
+onPostgres('named statements remember their columns per connection', () => {
+  let first: Client;
+  let second: Client;
+
+  beforeAll(async () => {
+    [first, second] = await Promise.all([connect('first'), connect('second')]);
+  });
+  afterAll(() => Promise.all([first?.end(), second?.end()]));
+
+  it('reads every execution of a named statement with its connection’s parsers', async () => {
+    const once = await run(first, [1, 'one']);
+    const again = await run(first, [2, null]);
+    expect(once.rows).toEqual([{ n: 'first:1', label: 'one', at: expect.any(Date) }]);
+    expect(again.rows).toEqual([{ n: 'first:2', label: null, at: expect.any(Date) }]);
+    expect(again.fields.map((field) => field.name)).toEqual(['n', 'label', 'at']);
+  });
+
+  it('keeps another connection’s columns and parsers apart under the same name', async () => {
+    await run(first, [3, 'three']);
+    const other = await run(second, [4, 'four']);
+    const back = await run(first, [5, 'five']);
+    expect(other.rows).toEqual([{ n: 'second:4', label: 'four', at: expect.any(Date) }]);
+    expect(back.rows).toEqual([{ n: 'first:5', label: 'five', at: expect.any(Date) }]);
+  });
+});
