@@ -1,5 +1,6 @@
 -- wrk script for every scenario of the bench:
---   wrk ... -s load.lua <url> -- <scenario> <data file> <run number> <connections> <hold ms>
+--   wrk ... -s load.lua <url> -- <scenario> <data file> [<run number> <connections> <hold ms>]
+-- (run number 1, no hold when the last three are left out)
 -- The data file has one record per line: "product <id>", "admin <token>",
 -- "customer <user id> <token> <product id>,<product id>,...".
 
@@ -103,8 +104,8 @@ local mixes = {
 function init(args)
   scenario = args[1]
   load(args[2])
-  local run = tonumber(args[3])
-  connections, hold_ms = tonumber(args[4]), tonumber(args[5])
+  local run = tonumber(args[3]) or 1
+  connections, hold_ms = tonumber(args[4]) or 0, tonumber(args[5]) or 0
   for _, customer in ipairs(customers) do
     customer.next = (run * 100) % #customer.products
   end
