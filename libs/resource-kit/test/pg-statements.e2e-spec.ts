@@ -10,16 +10,15 @@ const INT4: number = types.builtins.INT4;
 const SQL = 'SELECT $1::int AS n, $2::text AS label, now() AS at';
 const NAME = 'kit_spec_remembered_columns';
 
+type TextParser = (text: string) => unknown;
+
 // A connection whose integers read as `tag:digits`, to tell its parsers from another's.
 function taggedTypes(tag: string): CustomTypesConfig {
-  return {
-    getTypeParser: ((oid: number, format?: string) =>
-      oid === INT4
-        ? (text: string) => `${tag}:${text}`
-        : (types.getTypeParser(oid, format as 'text') as (
-            text: string,
-          ) => unknown)) as CustomTypesConfig['getTypeParser'],
-  };
+  const parserOf = (oid: number, format?: string): TextParser =>
+    oid === INT4
+      ? (text) => `${tag}:${text}`
+      : (types.getTypeParser(oid, format as 'text') as TextParser);
+  return { getTypeParser: parserOf as CustomTypesConfig['getTypeParser'] };
 }
 
 async function connect(tag: string): Promise<Client> {

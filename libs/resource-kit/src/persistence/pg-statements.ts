@@ -74,12 +74,7 @@ function addFieldsOf(name: string): ResultColumns['addFields'] {
 }
 
 function addRememberedFields(result: ResultColumns, name: string, fields: FieldDef[]): void {
-  const connection = result._types;
-  let described = connection && describedByConnection.get(connection);
-  if (connection && !described) {
-    described = new Map();
-    describedByConnection.set(connection, described);
-  }
+  const described = describedOn(result._types);
   const known = described?.get(name);
   if (known && sameColumns(known.fields, fields)) {
     result.fields = fields;
@@ -93,6 +88,17 @@ function addRememberedFields(result: ResultColumns, name: string, fields: FieldD
     _parsers: result._parsers,
     _prebuiltEmptyResultObject: result._prebuiltEmptyResultObject,
   });
+}
+
+// What a connection has described; none outside one (pg's own addFields then, each time).
+function describedOn(connection: object | undefined): Map<string, Described> | undefined {
+  if (!connection) return undefined;
+  let described = describedByConnection.get(connection);
+  if (!described) {
+    described = new Map();
+    describedByConnection.set(connection, described);
+  }
+  return described;
 }
 
 function sameColumns(known: readonly FieldDef[], fields: readonly FieldDef[]): boolean {
