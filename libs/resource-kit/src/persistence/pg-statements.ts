@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Query, type FieldDef, type QueryResult } from 'pg';
+import { assertLibraryMajor } from './library-major';
 
 /**
  * The kit's statements for pg, and the one place it reaches below pg's public API: pg asks
@@ -12,17 +12,12 @@ import { Query, type FieldDef, type QueryResult } from 'pg';
  * takes the remembered template and parsers when the description is the same.
  * Checked against the pg major it was written for, when the kit loads.
  */
-const SUPPORTED_MAJOR = 8;
-const pgVersion = (
-  JSON.parse(readFileSync(join(dirname(require.resolve('pg')), '..', 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
-if (Number(pgVersion.split('.')[0]) !== SUPPORTED_MAJOR) {
-  throw new Error(
-    `resource-kit reads pg ${SUPPORTED_MAJOR}.x internals (persistence/pg-statements.ts); this is pg ${pgVersion}`,
-  );
-}
+assertLibraryMajor(
+  'pg',
+  join(dirname(require.resolve('pg')), '..'),
+  8,
+  'persistence/pg-statements.ts',
+);
 
 /** What pg's `Result` builds from a row description (pg 8). */
 interface ResultColumns {

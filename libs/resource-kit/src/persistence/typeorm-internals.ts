@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
 import { QueryFailedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { assertLibraryMajor } from './library-major';
 import { statementOf } from './pg-statements';
 
 /**
@@ -17,17 +17,12 @@ import { statementOf } from './pg-statements';
  *   `prepareHydratedValue`), since the kit writes and reads rows with statements of its own.
  * These are checked against the TypeORM major they were written for, when the kit loads.
  */
-const SUPPORTED_MAJOR = 1;
-const typeOrmVersion = (
-  JSON.parse(readFileSync(join(dirname(require.resolve('typeorm')), 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
-if (Number(typeOrmVersion.split('.')[0]) !== SUPPORTED_MAJOR) {
-  throw new Error(
-    `resource-kit reads TypeORM ${SUPPORTED_MAJOR}.x internals (persistence/typeorm-internals.ts); this is TypeORM ${typeOrmVersion}`,
-  );
-}
+assertLibraryMajor(
+  'TypeORM',
+  dirname(require.resolve('typeorm')),
+  1,
+  'persistence/typeorm-internals.ts',
+);
 
 /**
  * Runs a statement. On PostgreSQL it goes straight to pg, by name when given (PostgreSQL then
