@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import { OPERATIONS_PATHS } from '@app/resource-kit';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
+import { PrototypedExpressAdapter } from './http/express-adapter';
 import { corsFor, securityHeaders, varyOnOrigin } from './http/http-edges';
 import { createLogger, NestPinoLogger } from './logging/app-logger';
 import { requestTimeLimit } from './lifecycle/request-time-limit.middleware';
@@ -20,14 +21,18 @@ export async function createApp(
   logDestination?: DestinationStream,
 ): Promise<INestApplication> {
   const logger = createLogger(config.logLevel, logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    // JSON lines from the first one, a failed start included (Nest's own logger is coloured).
-    logger: new NestPinoLogger(logger),
-    // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).
-    bodyParser: false,
-    // A failed start rejects (main.ts says why in one line) instead of exiting from inside Nest.
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    new PrototypedExpressAdapter(),
+    {
+      // JSON lines from the first one, a failed start included (Nest's own logger is coloured).
+      logger: new NestPinoLogger(logger),
+      // The kit reads JSON bodies itself (POST and PATCH only, with its limit and errors).
+      bodyParser: false,
+      // A failed start rejects (main.ts says why in one line) instead of exiting from inside Nest.
+      abortOnError: false,
+    },
+  );
   // Client addresses (logs, login throttling) come from X-Forwarded-For of trusted proxies only.
   app.set('trust proxy', config.http.trustProxy);
   // Helmet's headers are applied from a list taken once, which cannot remove this one.

@@ -1,0 +1,52 @@
+import { Controller, Get, INestApplication, Module, Req, Res } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express, Request, Response } from 'express';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PrototypedExpressAdapter } from './express-adapter';
+
+@Controller('echo')
+class EchoController {
+  @Get()
+  echo(@Req() request: Request, @Res() response: Response): void {
+    response.json({ path: request.path, locals: typeof response.locals });
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class EchoModule {}
+
+// Whether each request and response reached the server on Express's prototypes already.
+async function bornOnExpress(adapter: ExpressAdapter): Promise<{ born: boolean[]; body: unknown }> {
+  const app: INestApplication = await NestFactory.create(EchoModule, adapter, { logger: false });
+  const express = app.getHttpAdapter().getInstance() as Express;
+  const born: boolean[] = [];
+  const server = app.getHttpServer() as Server;
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    born.push(Object.getPrototypeOf(request) === express.request);
+    born.push(Object.getPrototypeOf(response) === express.response);
+  });
+  await app.listen(0, '127.0.0.1');
+  try {
+    const { port } = server.address() as AddressInfo;
+    const body: unknown = await (await fetch(`http://127.0.0.1:${port}/echo`)).json();
+    return { born, body };
+  } finally {
+    await app.close();
+  }
+}
+
+describe('PrototypedExpressAdapter', () => {
+  it("builds requests and responses on Express's prototypes, which Express then serves", async () => {
+    const { born, body } = await bornOnExpress(new PrototypedExpressAdapter());
+    expect(born).toEqual([true, true]);
+    expect(body).toEqual({ path: '/echo', locals: 'object' });
+  });
+
+  it("differs from Nest's own adapter, whose objects Express has to switch", async () => {
+    const { born, body } = await bornOnExpress(new ExpressAdapter());
+    expect(born).toEqual([false, false]);
+    expect(body).toEqual({ path: '/echo', locals: 'object' });
+  });
+});
