@@ -1,4 +1,12 @@
-import { Controller, Get, INestApplication, Module, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  INestApplication,
+  Module,
+  NestApplicationOptions,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
@@ -18,8 +26,14 @@ class EchoController {
 class EchoModule {}
 
 // Whether each request and response reached the server on Express's prototypes already.
-async function bornOnExpress(adapter: ExpressAdapter): Promise<{ born: boolean[]; body: unknown }> {
-  const app: INestApplication = await NestFactory.create(EchoModule, adapter, { logger: false });
+async function bornOnExpress(
+  adapter: ExpressAdapter,
+  options: NestApplicationOptions = {},
+): Promise<{ born: boolean[]; body: unknown }> {
+  const app: INestApplication = await NestFactory.create(EchoModule, adapter, {
+    ...options,
+    logger: false,
+  });
   const express = app.getHttpAdapter().getInstance() as Express;
   const born: boolean[] = [];
   const server = app.getHttpServer() as Server;
@@ -41,6 +55,13 @@ describe('PrototypedExpressAdapter', () => {
   it("builds requests and responses on Express's prototypes, which Express then serves", async () => {
     const { born, body } = await bornOnExpress(new PrototypedExpressAdapter());
     expect(born).toEqual([true, true]);
+    expect(body).toEqual({ path: '/echo', locals: 'object' });
+  });
+
+  it('leaves Nest its own server when Nest tracks the connections on it', async () => {
+    const adapter = new PrototypedExpressAdapter();
+    const { born, body } = await bornOnExpress(adapter, { forceCloseConnections: true });
+    expect(born).toEqual([false, false]);
     expect(body).toEqual({ path: '/echo', locals: 'object' });
   });
 

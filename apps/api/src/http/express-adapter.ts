@@ -12,7 +12,8 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 export class PrototypedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     super.initHttpServer(options);
-    if (options.httpsOptions) return;
+    // Nest's own server stays where Nest ties state to it: HTTPS, or connections it tracks.
+    if (options.httpsOptions || options.forceCloseConnections) return;
     const app = this.getInstance<Express>();
     this.httpServer = createServer(
       {
