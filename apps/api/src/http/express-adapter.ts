@@ -11,8 +11,10 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
  */
 export class PrototypedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
+    // Nest's own set-up first (its server, its 503-on-closing middleware). Its server stays
+    // where Nest ties state to it: HTTPS, or connections it tracks. Otherwise it is replaced
+    // before anything listens: one unused object at start.
     super.initHttpServer(options);
-    // Nest's own server stays where Nest ties state to it: HTTPS, or connections it tracks.
     if (options.httpsOptions || options.forceCloseConnections) return;
     const app = this.getInstance<Express>();
     this.httpServer = createServer(
