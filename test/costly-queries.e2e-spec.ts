@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { CostlyQueries } from '@app/resource-kit/persistence/costly-queries';
+import { TrigramWords } from '@app/resource-kit/persistence/trigram-words';
 import { Product } from '../apps/api/src/modules/products/product.entity';
 import { ADMIN_TOKEN, ShopClient } from './support/shop-client';
 import { startTestApp, TestApp } from './support/test-app';
@@ -68,6 +69,83 @@ describe('costly queries', () => {
     await get(COSTLY[0]).expect(200);
   });
 
+  it('keeps capacity for signed-in callers, and counts a list of their own rows as cheap', async () => {
+    const costlyQueries = service.app.get(CostlyQueries);
+    const shop = new ShopClient(service.http);
+    const admin = shop.as(ADMIN_TOKEN);
+    const customer = shop.as((await shop.customer(`costly-${Date.now()}@example.com`)).token);
+    // Holds one pool full until released.
+    const hold = (anonymous: boolean) => {
+      let release!: () => void;
+      const held = costlyQueries.run(anonymous, () => new Promise<void>((r) => (release = r)));
+      return async () => {
+        release();
+        await held;
+      };
+    };
+    const anonymousFull = hold(true);
+    try {
+      await get(COSTLY[2]).expect(503);
+      await admin.get(COSTLY[2]).expect(200);
+      await customer.get(COSTLY[2]).expect(200);
+    } finally {
+      await anonymousFull();
+    }
+    const signedInFull = hold(false);
+    try {
+      await admin.get(COSTLY[2]).expect(503);
+      // Orders are listed by their owner through the (user_id, ...) index: few rows, whatever
+      // the filter, for a customer; an administrator's list of everyone's is costly.
+      const own = await customer.get('/orders?filter[total_cents][gte]=0&order=item_count');
+      expect(own.status).toBe(200);
+      await admin.get('/orders?filter[total_cents][gte]=0&order=item_count').expect(503);
+      await get(COSTLY[2]).expect(200);
+    } finally {
+      await signedInFull();
+    }
+  });
+
+  (postgres ? it : it.skip)(
+    "judges a substring by the database's own trigram extraction, not Unicode's classes",
+    async () => {
+      const dataSource = service.app.get(DataSource);
+      const trigrams = service.app.get(TrigramWords);
+      // Vulgar fractions, superscripts, circled digits, letters newer than the C library's
+      // tables, letters it knows, digits.
+      const samples = [
+        '\u00bd',
+        '\u00b2',
+        '\u2460',
+        '\u{1e030}',
+        '\u00e9',
+        '\u00df',
+        '\u4e2d',
+        '7',
+      ];
+      await trigrams.learn(samples);
+      for (const character of samples) {
+        const [{ words }] = await dataSource.query<{ words: boolean }[]>(
+          'SELECT cardinality(public.show_trgm(repeat($1, 3))) > 0 AS words',
+          [character],
+        );
+        expect([character, trigrams.searchable(character.repeat(3))]).toEqual([character, words]);
+      }
+      // Circled digits are digits to Unicode, not to pg_trgm: no trigram, a costly search.
+      let release!: () => void;
+      const held = service.app
+        .get(CostlyQueries)
+        .run(true, () => new Promise<void>((resolve) => (release = resolve)));
+      try {
+        const refused = await get('/products?filter[name][contains]=\u2460\u2461\u2462');
+        expect(refused.status).toBe(503);
+        await get('/products?filter[name][contains]=tea').expect(200);
+      } finally {
+        release();
+        await held;
+      }
+    },
+  );
+
   (postgres ? it : it.skip)(
     'gives an anonymous costly list a shorter statement timeout than a caller\u2019s',
     async () => {
@@ -82,7 +160,12 @@ describe('costly queries', () => {
         const started = Date.now();
         const anonymous = await get(COSTLY[2]).expect(503);
         expect(Date.now() - started).toBeLessThan(8_000);
-        expect(anonymous.headers['retry-after']).toBeDefined();
+        expect(anonymous.headers['retry-after']).toBe('5');
+        // The search's own fault, not the database's: said so, and counted so.
+        expect(anonymous.body.error).toEqual([
+          'the search took too long and was stopped; narrow it, or filter and order by index-backed members (the OpenAPI document marks them)',
+        ]);
+        expect(service.app.get(CostlyQueries).refused.timedOut).toBeGreaterThan(0);
         const admin = get(COSTLY[3]).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
         const answered = admin.then((answer) => answer.status);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -94,4 +177,53 @@ describe('costly queries', () => {
       }
     },
   );
+});
+
+// A search whose trigrams every row has, in a combination no row holds: the trigram index
+// hands every row to the recheck. Its index read runs under the search budget; past it, the
+// search is costly, at once and from then on (PostgreSQL: the trigram index).
+(postgres ? describe : describe.skip)('searches the trigram index cannot narrow', () => {
+  // Here, the index read of the search below takes about 120 ms, one of a rare value 3 ms.
+  const ROWS = 150_000;
+  let service: TestApp;
+  const get = (path: string) => request(service.http).get(path);
+
+  beforeAll(async () => {
+    service = await startTestApp({
+      COSTLY_QUERY_SEARCH_BUDGET_MS: '40',
+      COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS: '10000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '15000',
+      REQUEST_TIMEOUT_MS: '20000',
+    });
+    const dataSource = service.app.get(DataSource);
+    const table = dataSource.getMetadata(Product).tablePath;
+    await dataSource.query(`
+      INSERT INTO ${table} (id, created_at, updated_at, name, price_cents, currency, stock)
+      SELECT 'seeded-' || i, t, t, 'the thing ' || i, 100, 'EUR', 1
+      FROM generate_series(1, ${ROWS}) AS i,
+           LATERAL (SELECT timestamp '2026-01-01' + i * interval '1 second' AS t) AS times`);
+    await dataSource.query(`ANALYZE ${table}`);
+  });
+  afterAll(() => service.close());
+
+  it('runs it as a costly query once its index read ran past the budget', async () => {
+    const costlyQueries = service.app.get(CostlyQueries);
+    const broad = '/products?filter[name][contains]=thing%20the';
+    // Every row has its trigrams: t, th, the, thi, hin, ing, ng-blank; none has it.
+    const first = await get(broad).expect(200);
+    expect(first.body.data).toEqual([]);
+    let release!: () => void;
+    const held = costlyQueries.run(true, () => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      const refused = await get(broad).expect(503);
+      expect(refused.body.error[0]).toMatch(/^too many searches that no index serves are running/);
+      // A search the index narrows to a few rows is not costly.
+      const rare = await get('/products?filter[name][contains]=thing%2099999').expect(200);
+      const names = (rare.body as { data: { name: string }[] }).data.map((p) => p.name);
+      expect(names).toEqual(['the thing 99999']);
+    } finally {
+      release();
+      await held;
+    }
+  });
 });

@@ -109,6 +109,20 @@ describe('members only administrators read and write', () => {
     expect(product.properties.cost_cents.description).toBe(
       "What a unit costs the shop, in minor units. Read by administrators only: absent from other callers' answers. Written by administrators only.",
     );
+    const { parameters } = body.components as Record<
+      string,
+      Record<string, { description: string }>
+    >;
+    expect(parameters['products.filter.cost_cents'].description).toMatch(
+      / Used by administrators only: for any other caller the member does not exist \(400\)\.$/,
+    );
+    expect(parameters['products.filter.price_cents'].description).not.toMatch(/Used by/);
+    expect(parameters['products.order'].description).toMatch(
+      / cost_cents and -cost_cents: by administrators only \(400 for any other caller\)\.$/,
+    );
+    expect(parameters['order_items.filter.product.cost_cents'].description).toMatch(
+      /Used by administrators only/,
+    );
   });
 
   it("replays a customer's create without administrators' members", async () => {

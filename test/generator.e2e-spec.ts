@@ -20,9 +20,9 @@ import { WebhookReceiver } from './support/webhook-receiver';
 const ROOT = join(__dirname, '..');
 // What a clean clone has not: installed packages (linked instead), build output, history.
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data']);
-// The most common customer-facing shape: owned by its author, with an indexed and a
-// searchable attribute. Named so that no resource of the shop's own (a team's `reviews`,
-// say) is in its way.
+// The most common customer-facing shape: public to read, written by its author, with an
+// indexed and a searchable attribute. Named so that no resource of the shop's own (a team's
+// `reviews`, say) is in its way.
 const RESOURCE = [
   'probe_reviews',
   '--attributes',
@@ -30,13 +30,14 @@ const RESOURCE = [
   '--to-one',
   'product',
   '--access',
-  'owned',
+  'authored',
   '--indexed',
   'rating',
   '--searchable',
   'body',
 ];
-// Owned through its parent (SPEC 1.15): a reply is its review's author's.
+// Owned through its parent (SPEC 1.15): a reply is its review's author's, and only that author
+// may reply, though everyone reads the review (the generated spec proves the 400).
 const THROUGH_PARENT = [
   'probe_review_replies',
   '--attributes',

@@ -328,10 +328,17 @@ describe('API documentation', () => {
     expect(costly('products.order')).toContain('stock');
     expect(costly('products.order')).not.toContain('price_cents');
     expect(body.components.parameters['products.filter.stock'].description).toMatch(
-      /No index backs it\. Conditions are costly: no index serves them, so at most a few run at once per instance/,
+      /No index backs it\. Conditions are costly: no index serves them, so at most a few run at once per instance, anonymous and signed-in callers each in a pool of their own/,
     );
     expect(body.components.parameters['products.filter.name'].description).toMatch(
-      /contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly/,
+      /contains is index-backed when the trigram index can look the substring up \(by the database's own word characters/,
+    );
+    // A customer's list of orders is confined to its own, by the (user_id, ...) index.
+    expect(body.components.parameters['orders.filter.total_cents'].description).toMatch(
+      /A caller other than an administrator lists only its own rows, through an index: for it, no condition or order is costly\.$/,
+    );
+    expect(body.components.parameters['products.filter.stock'].description).not.toMatch(
+      /its own rows/,
     );
     expect(backed('products.order')).toEqual(
       expect.arrayContaining([

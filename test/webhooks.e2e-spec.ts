@@ -78,7 +78,7 @@ describe('webhooks', () => {
       expect(answer.body.error).toHaveLength(1);
       expect(answer.body.error[0]).toMatch(message);
     };
-    const notAllowed = 'a loopback, private or link-local address the configuration does not allow';
+    const notAllowed = 'not a public address, and the configuration does not allow it';
     await refused(
       'http://1.1.1.1/hooks',
       'must be https (plain http only to hosts the configuration allows)',
@@ -86,10 +86,13 @@ describe('webhooks', () => {
     await refused('https://127.0.0.1:9/hooks', `127.0.0.1 is ${notAllowed}`);
     await refused(
       'https://localhost/hooks',
-      /^data.url host localhost resolves to (127\.0\.0\.1|::1), a loopback/,
+      /^data.url host localhost resolves to (127\.0\.0\.1|::1), not a public address/,
     );
     await refused('https://10.0.0.8/hooks', `10.0.0.8 is ${notAllowed}`);
     await refused('https://[::ffff:169.254.169.254]/', `::ffff:a9fe:a9fe is ${notAllowed}`);
+    // IPv6 outside global unicast: IPv4-compatible, NAT64
+    await refused('https://[::127.0.0.1]/', `::7f00:1 is ${notAllowed}`);
+    await refused('https://[64:ff9b::a00:1]/', `64:ff9b::a00:1 is ${notAllowed}`);
     await refused('ftp://1.1.1.1/', 'must be an https URL');
     const unknownType = await admin(service)
       .post('/webhook_endpoints', { url: 'https://1.1.1.1/', subject_type: 'invoices' })
@@ -150,6 +153,38 @@ describe('webhooks', () => {
     await operator.get(`/webhook_endpoints/${endpoint.id}`).expect(200);
     const deliveries = (await operator.get('/webhook_deliveries').expect(200)).body.data as Row[];
     expect(deliveries.map((delivery) => delivery.event_id)).toEqual([delivered.id]);
+
+    // The operator's own endpoint is of no tenant: no tenant's administrator reads, changes
+    // or deletes it, or lists its deliveries.
+    const operatorReceiver = new WebhookReceiver();
+    receivers.push(operatorReceiver);
+    const url = await operatorReceiver.listen();
+    const created = await operator
+      .post('/webhook_endpoints', { url, subject_type: 'products' })
+      .expect(201);
+    const ofNone = created.body.data as Row;
+    operatorReceiver.useSecret(ofNone.secret as string);
+    await createProduct(service, 'Teapot');
+    await operatorReceiver.waitFor(1);
+    for (const tenantAdmin of [admin(service), other]) {
+      await tenantAdmin.get(`/webhook_endpoints/${ofNone.id}`).expect(404);
+      await tenantAdmin
+        .patch(`/webhook_endpoints/${ofNone.id}`, { status: 'disabled' })
+        .expect(404);
+      await tenantAdmin.delete(`/webhook_endpoints/${ofNone.id}`).expect(404);
+      await tenantAdmin.get(`/webhook_endpoints/${ofNone.id}/webhook_deliveries`).expect(404);
+      const listed = (await tenantAdmin.get('/webhook_deliveries?limit=100').expect(200)).body
+        .data as Row[];
+      expect(listed.filter((delivery) => delivery.webhook_endpoint_id === ofNone.id)).toEqual([]);
+    }
+    const still = await operator.get(`/webhook_endpoints/${ofNone.id}`).expect(200);
+    expect(still.body.data.status).toBe('active');
+    // The create's ETag is the stored endpoint's: it holds in If-Match at once.
+    expect(created.headers.etag).toBe(still.headers.etag);
+    await operator
+      .patch(`/webhook_endpoints/${ofNone.id}`, { description: 'the operator\u2019s' })
+      .set('If-Match', created.headers.etag)
+      .expect(200);
   });
 
   it('tries again after a failure until the receiver takes it, and records the attempts', async () => {

@@ -45,6 +45,7 @@ export type { Transitions } from './metadata/resource-options';
 export { WRITE_LISTENER } from './service/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './service/write-listener';
 export { TransactionRunner } from './persistence/transaction.runner';
+export { CostlyQueries } from './persistence/costly-queries';
 export {
   declaredSearchIndexes,
   searchIndexMigration,

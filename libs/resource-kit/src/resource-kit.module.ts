@@ -14,6 +14,7 @@ import { ResourceGuard } from './controller/resource.guard';
 import { ResourceRoutesCheck } from './controller/resource-routes.check';
 import { SqliteFunctions } from './persistence/sqlite-functions';
 import { CostlyQueries } from './persistence/costly-queries';
+import { TrigramWords } from './persistence/trigram-words';
 import { WriteUnits } from './service/write-units';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './service/resource-reads';
@@ -86,6 +87,7 @@ export class ResourceKitModule implements OnModuleInit {
         ResourceRoutesCheck,
         TransactionRunner,
         CostlyQueries,
+        TrigramWords,
         WriteUnits,
         SqliteFunctions,
         JsonBodyReader,
@@ -112,6 +114,7 @@ export class ResourceKitModule implements OnModuleInit {
         TokenIssuer,
         TransactionRunner,
         CostlyQueries,
+        TrigramWords,
         WriteUnits,
         IdempotencyStore,
       ],

@@ -32,11 +32,19 @@ export interface ResourceKitOptions {
    */
   namedStatements?: boolean;
   /**
-   * Queries that no index serves (SPEC 1.6): at most `concurrency` at once per instance
-   * (default 1; beyond it, 503 with Retry-After), each without parallel workers, and
-   * anonymous ones under `anonymousStatementTimeoutMs` (default 1,000; PostgreSQL).
+   * Queries that no index serves (SPEC 1.6): at most `concurrency` of anonymous callers at
+   * once per instance (default 1) and `signedInConcurrency` of signed-in callers (default 1,
+   * a pool of their own); beyond it, 503 with Retry-After. Each runs without parallel workers,
+   * and anonymous ones under `anonymousStatementTimeoutMs` (default 1,000; PostgreSQL). A
+   * search the trigram index serves reads its matches under `searchBudgetMs` (default 250;
+   * PostgreSQL): past it, the index did not narrow the search, which then runs as costly.
    */
-  costlyQueries?: { concurrency?: number; anonymousStatementTimeoutMs?: number };
+  costlyQueries?: {
+    concurrency?: number;
+    signedInConcurrency?: number;
+    anonymousStatementTimeoutMs?: number;
+    searchBudgetMs?: number;
+  };
   /** Title and version of the OpenAPI document. */
   title?: string;
   version?: string;
@@ -69,7 +77,9 @@ export function resolveKitOptions(options: ResourceKitOptions): ResolvedKitOptio
     namedStatements: options.namedStatements ?? true,
     costlyQueries: Object.freeze({
       concurrency: options.costlyQueries?.concurrency ?? 1,
+      signedInConcurrency: options.costlyQueries?.signedInConcurrency ?? 1,
       anonymousStatementTimeoutMs: options.costlyQueries?.anonymousStatementTimeoutMs ?? 1_000,
+      searchBudgetMs: options.costlyQueries?.searchBudgetMs ?? 250,
     }),
     title: options.title ?? 'API',
     version: options.version ?? '1.0.0',

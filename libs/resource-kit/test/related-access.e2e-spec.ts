@@ -49,12 +49,42 @@ describe('access through relationships', () => {
         .post('/stamps', { badge_id: theirs.badge.id, follows_id: theirs.stamp.id })
         .expect(400);
       expect(body.error).toEqual([
-        'data.badge_id refers to no badges resource',
+        'data.badge_id refers to no badges resource you may write',
         'data.follows_id refers to no stamps resource',
       ]);
       expect((await admin.get('/stamps').expect(200)).body.data).toHaveLength(before);
       const follows = { badge_id: mine.badge.id, follows_id: mine.stamp.id };
       await customer.post('/stamps', follows).expect(201);
+    });
+  });
+
+  describe('a parent public to read', () => {
+    const patch = (token: string, path: string, data: object) =>
+      request(fixture.http).patch(path).set('Authorization', `Bearer ${token}`).send({ data });
+
+    it('is written by its author only, and takes children from its author only (400 naming it)', async () => {
+      const board = (await customer.post('/boards', { title: 'Mine' }).expect(201)).body
+        .data as Row;
+      await request(fixture.http).get(`/boards/${board.id}`).expect(200);
+      await other.get(`/boards/${board.id}`).expect(200);
+      await patch(FIXTURE_TOKENS.otherCustomer, `/boards/${board.id}`, { title: 'x' }).expect(404);
+      const refused = await other.post('/pins', { board_id: board.id }).expect(400);
+      expect(refused.body.error).toEqual([
+        'data.board_id refers to no boards resource you may write',
+      ]);
+      expect((await admin.get(`/pins?filter[board_id]=${board.id}`).expect(200)).body.data).toEqual(
+        [],
+      );
+      const pin = (await customer.post('/pins', { board_id: board.id }).expect(201)).body
+        .data as Row;
+      await customer.get(`/pins/${pin.id}`).expect(200);
+      // Nor moved to another's board afterwards.
+      const theirBoard = (await other.post('/boards', { title: 'Theirs' }).expect(201)).body.data;
+      const moved = await patch(FIXTURE_TOKENS.customer, `/pins/${pin.id}`, {
+        board_id: theirBoard.id,
+      });
+      expect(moved.status).toBe(400);
+      await admin.post('/pins', { board_id: board.id }).expect(201);
     });
   });
 

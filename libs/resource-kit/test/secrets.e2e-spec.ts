@@ -6,18 +6,19 @@ import { FIXTURE_TOKENS, FixtureApp, startFixtureApp } from './fixture/fixture-a
 describe('secrets and access through relationships', () => {
   let fixture: FixtureApp;
   let key: { id: string; secret: string };
+  let createdTag: string;
   const http = () => request(fixture.http);
   const asAdmin = (path: string) =>
     http().get(path).set('Authorization', `Bearer ${FIXTURE_TOKENS.admin}`);
 
   beforeAll(async () => {
     fixture = await startFixtureApp();
-    key = (
-      await http()
-        .post('/keys')
-        .send({ data: { label: 'deploy' } })
-        .expect(201)
-    ).body.data;
+    const created = await http()
+      .post('/keys')
+      .send({ data: { label: 'deploy' } })
+      .expect(201);
+    key = created.body.data;
+    createdTag = created.headers.etag;
   });
   afterAll(() => fixture.close());
 
@@ -25,6 +26,12 @@ describe('secrets and access through relationships', () => {
     expect(key.secret).toMatch(/^[0-9a-f]{32}$/);
     const read = await asAdmin(`/keys/${key.id}`).expect(200);
     expect(read.body.data).not.toHaveProperty('secret');
+  });
+
+  it("tags a create's answer as the stored resource a read shows, not with its secret", async () => {
+    const read = await asAdmin(`/keys/${key.id}`).expect(200);
+    expect(createdTag).toBe(read.headers.etag);
+    await asAdmin(`/keys/${key.id}`).set('If-None-Match', createdTag).expect(304);
   });
 
   it('refuses to filter or order by an on-create secret, which gt and lt would read out', async () => {

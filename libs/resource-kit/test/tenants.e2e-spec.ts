@@ -13,10 +13,15 @@ describe('tenants', () => {
       return (key ? test.set('Idempotency-Key', key) : test).send({ data });
     },
     get: (path: string) => request(fixture.http).get(path).set('Authorization', `Bearer ${token}`),
+    patch: (path: string, data: object) =>
+      request(fixture.http).patch(path).set('Authorization', `Bearer ${token}`).send({ data }),
+    delete: (path: string) =>
+      request(fixture.http).delete(path).set('Authorization', `Bearer ${token}`),
   });
   const a = as(FIXTURE_TOKENS.tenantA);
   const b = as(FIXTURE_TOKENS.tenantB);
   const operator = as(FIXTURE_TOKENS.operator);
+  const adminOfA = as(FIXTURE_TOKENS.tenantAdminA);
   const untenanted = as(FIXTURE_TOKENS.customer);
   const ids = (rows: Row[]) => rows.map((row) => row.id).sort();
   let folderA: Row;
@@ -108,5 +113,45 @@ describe('tenants', () => {
     await untenanted.get(`/folders/${folderA.id}`).expect(404);
     const refused = await untenanted.post('/folders', { code: 'none' }).expect(403);
     expect(refused.body.error).toEqual(['creating folders needs a caller of a tenant']);
+  });
+
+  it('lets a cross-tenant operator name the tenant of what it creates, and no one else another', async () => {
+    const named = await operator.post('/folders', { code: 'shared', tenant_id: 'a' }).expect(201);
+    expect(named.body.data.tenant_id).toBe('a');
+    await a.get(`/folders/${named.body.data.id}`).expect(200);
+    await b.get(`/folders/${named.body.data.id}`).expect(404);
+    const unnamed = await operator.post('/folders', { code: 'nowhere' }).expect(400);
+    expect(unnamed.body.error).toEqual([
+      'data.tenant_id is required: a cross-tenant operator names the tenant',
+    ]);
+    const elsewhere = await adminOfA
+      .post('/folders', { code: 'b-too', tenant_id: 'b' })
+      .expect(400);
+    expect(elsewhere.body.error).toEqual(["data.tenant_id must be the caller's own tenant (a)"]);
+    const own = await adminOfA.post('/folders', { code: 'a-too', tenant_id: 'a' }).expect(201);
+    expect(own.body.data.tenant_id).toBe('a');
+    const codes = (rows: Row[]) => rows.map((row) => row.code);
+    expect(codes((await b.get('/folders?limit=100').expect(200)).body.data)).not.toContain('b-too');
+  });
+
+  it("never lets a tenant's caller read, change or delete a row of no tenant or of another tenant", async () => {
+    const ofNone = (await untenanted.post('/channels', { address: 'none' }).expect(201)).body
+      .data as Row;
+    const ofA = (await a.post('/channels', { address: 'a' }).expect(201)).body.data as Row;
+    for (const path of [`/channels/${ofNone.id}`, `/channels/${ofA.id}`]) {
+      await b.get(path).expect(404);
+      await b.patch(path, { address: 'taken' }).expect(404);
+      await b.delete(path).expect(404);
+    }
+    await a.patch(`/channels/${ofNone.id}`, { address: 'taken' }).expect(404);
+    expect(ids((await b.get('/channels').expect(200)).body.data)).toEqual([]);
+    expect(ids((await a.get('/channels').expect(200)).body.data)).toEqual([ofA.id]);
+    expect(ids((await untenanted.get('/channels').expect(200)).body.data)).toEqual([ofNone.id]);
+    // Nothing changed: the rows read as they were written.
+    expect((await untenanted.get(`/channels/${ofNone.id}`).expect(200)).body.data).toEqual(ofNone);
+    expect((await a.get(`/channels/${ofA.id}`).expect(200)).body.data).toEqual(ofA);
+    await a.patch(`/channels/${ofA.id}`, { address: 'a2' }).expect(200);
+    await operator.patch(`/channels/${ofNone.id}`, { address: 'moved' }).expect(200);
+    await operator.delete(`/channels/${ofA.id}`).expect(200);
   });
 });

@@ -24,7 +24,12 @@ describe('loadConfig', () => {
       basePath: '/',
       logLevel: 'info',
       database: { type: 'sqlite', path: './data/api.sqlite' },
-      costlyQueries: { concurrency: 1, anonymousStatementTimeoutMs: 1_000 },
+      costlyQueries: {
+        concurrency: 1,
+        signedInConcurrency: 1,
+        anonymousStatementTimeoutMs: 1_000,
+        searchBudgetMs: 250,
+      },
       requestTimeoutMs: 10_000,
       shutdownGraceMs: 10_000,
       staticTokens: [],
@@ -163,10 +168,17 @@ describe('loadConfig', () => {
       SHUTDOWN_GRACE_MS: '0',
       COSTLY_QUERY_CONCURRENCY: '4',
       COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS: '500',
+      COSTLY_QUERY_SIGNED_IN_CONCURRENCY: '2',
+      COSTLY_QUERY_SEARCH_BUDGET_MS: '100',
     });
     expect(config).toMatchObject({
       database: { statementTimeoutMs: 2_000 },
-      costlyQueries: { concurrency: 4, anonymousStatementTimeoutMs: 500 },
+      costlyQueries: {
+        concurrency: 4,
+        signedInConcurrency: 2,
+        anonymousStatementTimeoutMs: 500,
+        searchBudgetMs: 100,
+      },
       requestTimeoutMs: 3_000,
       shutdownGraceMs: 0,
     });

@@ -84,7 +84,12 @@ export interface AppConfig {
   outputValidation: boolean;
   database: DatabaseConfig;
   /** The bound on queries that no index serves (SPEC 1.6; the kit's `costlyQueries`). */
-  costlyQueries: { concurrency: number; anonymousStatementTimeoutMs: number };
+  costlyQueries: {
+    concurrency: number;
+    signedInConcurrency: number;
+    anonymousStatementTimeoutMs: number;
+    searchBudgetMs: number;
+  };
   /** Longest a request may run before it is answered 503. */
   requestTimeoutMs: number;
   /** After SIGTERM or SIGINT, how long requests in flight may take before they are cut. */
@@ -135,7 +140,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     database: databaseConfig(env),
     costlyQueries: {
       concurrency: env.COSTLY_QUERY_CONCURRENCY,
+      signedInConcurrency: env.COSTLY_QUERY_SIGNED_IN_CONCURRENCY,
       anonymousStatementTimeoutMs: env.COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS,
+      searchBudgetMs: env.COSTLY_QUERY_SEARCH_BUDGET_MS,
     },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

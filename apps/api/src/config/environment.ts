@@ -202,13 +202,20 @@ export class Environment {
   @IsIntegerFrom(100, 10 * 60_000)
   DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
 
-  // Queries that no index serves (SPEC 1.6): how many run at once per instance, and the
-  // statement timeout of an anonymous caller's.
+  // Queries that no index serves (SPEC 1.6): how many of anonymous and of signed-in callers
+  // run at once per instance, the statement timeout of an anonymous caller's, and how long a
+  // search by its trigram index may read before it counts as costly.
   @IsIntegerFrom(1, 1_000)
   COSTLY_QUERY_CONCURRENCY = 1;
 
+  @IsIntegerFrom(1, 1_000)
+  COSTLY_QUERY_SIGNED_IN_CONCURRENCY = 1;
+
   @IsIntegerFrom(100, 10 * 60_000)
   COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS = 1_000;
+
+  @IsIntegerFrom(10, 10 * 60_000)
+  COSTLY_QUERY_SEARCH_BUDGET_MS = 250;
 
   @IsIntegerFrom(100, 10 * 60_000)
   REQUEST_TIMEOUT_MS = 10_000;

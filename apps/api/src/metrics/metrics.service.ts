@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
-import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { CostlyQueries } from '@app/resource-kit';
 import { ReplicaSet } from '../database/replica-set';
 import { routeOf } from '../logging/request-log.middleware';
 import { RequestSeries } from './request-series';
@@ -19,10 +20,26 @@ type TimedResponse = Response & { [STARTED]: number };
 export class MetricsService {
   readonly registry = new Registry();
 
-  constructor(dataSource: DataSource, replicas: ReplicaSet) {
+  constructor(dataSource: DataSource, replicas: ReplicaSet, costlyQueries: CostlyQueries) {
     collectDefaultMetrics({ register: this.registry });
     if (dataSource.options.type === 'postgres') this.watchPool(dataSource);
     if (replicas.states.length > 0) this.watchReplicas(replicas);
+    this.watchCostlyQueries(costlyQueries);
+  }
+
+  // Why costly lists were refused (SPEC 1.6): their bound was full, or one ran out of time.
+  private watchCostlyQueries({ refused }: CostlyQueries): void {
+    new Counter({
+      name: 'costly_queries_refused_total',
+      help: 'Costly lists answered 503, by reason: busy (the bound was full) or timed_out (stopped by its statement timeout)',
+      labelNames: ['reason'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ reason: 'busy' }, refused.busy);
+        this.inc({ reason: 'timed_out' }, refused.timedOut);
+      },
+    });
   }
 
   /** Express middleware: times each request and counts it when it ends. */

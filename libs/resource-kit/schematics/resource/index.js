@@ -63,30 +63,38 @@ function resource(options) {
   };
 }
 
-// `--access owned`: a read-only `user_id` to the users resource, set from the caller.
+// `--access owned` or `authored`: a read-only `user_id` to the users resource, set from the
+// caller; `authored` rows are public to read as well.
 function ownerOf(options, tree, modulesPath, folder) {
   const access = options.access ?? 'public-read';
   const onOwnerDelete = options.onOwnerDelete ?? 'refuse';
-  if (access !== 'owned') {
+  if (access !== 'owned' && access !== 'authored') {
     if (options.onOwnerDelete) {
-      throw new SchematicsException('--on-owner-delete applies to --access owned only');
+      throw new SchematicsException('--on-owner-delete applies to --access owned or authored only');
     }
     return undefined;
   }
   if (/(^|,)\s*users?\s*(,|$)/.test(options.toOne ?? '')) {
     throw new SchematicsException(
-      '--access owned declares user_id itself: drop user from --to-one',
+      `--access ${access} declares user_id itself: drop user from --to-one`,
     );
   }
   const [user] = parseToOne('user', tree, modulesPath, folder);
-  return { ...user, onDelete: onOwnerDelete === 'cascade' ? 'CASCADE' : 'RESTRICT', onOwnerDelete };
+  return {
+    ...user,
+    onDelete: onOwnerDelete === 'cascade' ? 'CASCADE' : 'RESTRICT',
+    onOwnerDelete,
+    authored: access === 'authored',
+  };
 }
 
 // `--owned-through cart`: owned by whoever owns the parent named among the to-one relationships.
 function parentOf(options, toOne, tree) {
   if (!options.ownedThrough) return undefined;
-  if (options.access === 'owned') {
-    throw new SchematicsException('--owned-through and --access owned exclude each other');
+  if (options.access === 'owned' || options.access === 'authored') {
+    throw new SchematicsException(
+      `--owned-through and --access ${options.access} exclude each other`,
+    );
   }
   const name = options.ownedThrough.trim().replace(/-/g, '_');
   const relation = toOne.find((candidate) => candidate.wireName === `${name}_id`);
@@ -107,7 +115,7 @@ function parentOf(options, toOne, tree) {
 // into a resource no customer can use.
 function tenantOf(options) {
   if (!options.tenant) return false;
-  if (options.access === 'owned' || options.ownedThrough) {
+  if (options.access === 'owned' || options.access === 'authored' || options.ownedThrough) {
     throw new SchematicsException(
       "--tenant goes with public-read access here: the shop's sessions carry no tenant, so its customers could neither read nor create rows they own in a tenant",
     );

@@ -52,7 +52,7 @@ describe('the resource schematic', () => {
     const spec = tree.readText('test/reviews.e2e-spec.ts');
     expect(spec).toContain("(await createSample(service, 'carts', author.token)).id");
     expect(spec).toContain("(await createSample(service, 'products')).id");
-    expect(spec).toContain("error: ['data.cart_id refers to no carts resource']");
+    expect(spec).toContain("error: ['data.cart_id refers to no carts resource you may write']");
   });
 
   it('refuses --owned-through a resource without an owner, or not among --to-one', async () => {
@@ -159,6 +159,19 @@ describe('the resource schematic', () => {
     expect(cascading.readText('test/reviews.e2e-spec.ts')).toContain('goes with its owner');
   });
 
+  it('makes an authored resource: public to read, changed by its author only', async () => {
+    const tree = await generate({ attributes: 'rating:integer', access: 'authored' });
+    const entity = tree.readText('apps/api/src/modules/reviews/review.entity.ts');
+    expect(entity).toContain("owner: 'userId',");
+    expect(entity).toContain(
+      "access: {\n    list: 'public',\n    read: 'public',\n    create: 'authenticated',\n    update: 'authenticated',",
+    );
+    expect(entity).toContain('(its author)');
+    const spec = tree.readText('test/reviews.e2e-spec.ts');
+    expect(spec).toContain('is public to read and changed by its author only');
+    expect(spec).toContain("error: ['users with reviews cannot be deleted']");
+  });
+
   it('declares indexed and searchable attributes', async () => {
     const tree = await generate({
       attributes: 'rating:integer,body:string:2000',
@@ -190,7 +203,8 @@ describe('the resource schematic', () => {
     [{ toOne: 'gadget' }, '--to-one gadget: no resource class Gadget'],
     [{ attributes: 'a:integer', searchable: 'a' }, '--searchable a: only string attributes'],
     [{ attributes: 'a:integer', indexed: 'b' }, '--indexed b: not among --attributes'],
-    [{ onOwnerDelete: 'cascade' }, '--on-owner-delete applies to --access owned only'],
+    [{ onOwnerDelete: 'cascade' }, '--on-owner-delete applies to --access owned or authored only'],
+    [{ access: 'authored', toOne: 'user' }, '--access authored declares user_id itself'],
     [{ access: 'owned', toOne: 'user' }, '--access owned declares user_id itself'],
   ])('refuses %j with a clear message', async (options, message) => {
     await expect(generate(options)).rejects.toThrow(message);

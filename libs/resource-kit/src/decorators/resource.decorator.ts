@@ -44,16 +44,19 @@ export function Resource(options: ResourceOptions): ClassDecorator {
   };
 }
 
-// SPEC 1.15: a read-only `tenant_id`, set from the caller's tenant; a unique value is unique
-// within its tenant (the column's own unique constraint becomes one on (tenant_id, column)).
+// SPEC 1.15: `tenant_id`, set from the caller's tenant (named on create by a cross-tenant
+// operator, which has none; ResourceService checks it); a unique value is unique within its
+// tenant (the column's own unique constraint becomes one on (tenant_id, column)).
 function declareTenant(target: Parameters<ClassDecorator>[0], type: string): void {
   recordMember(target.prototype as object, {
     property: 'tenantId',
-    description: 'The tenant the resource belongs to (the creator\u2019s)',
+    description:
+      'The tenant the resource belongs to: its creator\u2019s, or the one a cross-tenant operator names on create',
     type: 'string',
     optional: true,
     nullable: false,
-    writable: false,
+    writable: 'create',
+    writableBy: 'admin',
     output: 'always',
     stored: true,
     maxLength: TENANT_ID_LENGTH,

@@ -28,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * prototype (Express's `app.response`), for the requests whose handler declared an answer.
  * So the output check (SPEC 1.5) sees what the interceptors returned, and an answer off its
  * declaration is a 500 that is never sent. One that holds a single resource gets its strong
- * ETag (a hash of the wire form), and a GET whose If-None-Match names it is answered 304 with
+ * ETag (a hash of the wire form a GET shows: a create's on-create members left out), and a GET whose If-None-Match names it is answered 304 with
  * no body.
  */
 @Injectable()
@@ -60,7 +60,7 @@ export class AnswerWriter implements OnModuleInit {
     if (this.options.validateOutput) assertValidEnvelope(request[SHAPE]!, body);
     const resource = singleResourceOf(body);
     if (resource) {
-      const tag = entityTag(resource);
+      const tag = entityTag(storedForm(request[SHAPE]!, resource));
       response.setHeader('ETag', tag);
       const condition = request.headers['if-none-match'];
       if (request.method === 'GET' && condition !== undefined && ifNoneMatchHits(condition, tag)) {
@@ -84,6 +84,16 @@ function writeJson(response: Response, status: number, body: unknown): void {
   response.statusCode = status;
   response.setHeader('Content-Type', JSON_TYPE);
   response.end(JSON.stringify(body));
+}
+
+// A create's answer without its on-create members (a secret, a token): the form a GET shows,
+// so that its ETag holds in If-Match at once and no secret reaches a header, even hashed.
+function storedForm({ definition, created }: AnswerShape, resource: object): object {
+  const onCreate = created ? definition.attributes.filter((a) => a.output === 'on-create') : [];
+  if (onCreate.length === 0) return resource;
+  const stored: Record<string, unknown> = { ...resource };
+  for (const attribute of onCreate) delete stored[attribute.name];
+  return stored;
 }
 
 // `{data: {...}}`: not a collection, not a null to-one.

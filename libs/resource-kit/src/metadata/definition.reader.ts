@@ -45,6 +45,7 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
     operations: new Set(access.keys()),
     owner: options.owner,
     tenant: options.tenant ?? false,
+    tenantlessRows: tenantlessRowsOf(entity, options),
     description: options.description,
     deprecation: deprecationOf(entity, options.deprecated?.creation),
     answers: new Map(
@@ -113,4 +114,11 @@ function attributeOf(member: MemberDeclaration, casing: KeyCasing): AttributeDef
       reference &&
       Object.freeze({ ...reference, relationship: wireName(reference.relationship, casing) }),
   });
+}
+
+function tenantlessRowsOf(entity: EntityClass, options: ResourceOptions): 'hidden' | 'readable' {
+  if (options.tenantlessRows && options.tenant !== 'inherited') {
+    throw new Error(`${entity.name}: tenantlessRows goes with tenant: 'inherited' only`);
+  }
+  return options.tenantlessRows ?? 'hidden';
 }

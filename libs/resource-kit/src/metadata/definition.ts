@@ -130,9 +130,11 @@ export interface ResourceDefinition {
   readonly owner?: string;
   /**
    * Confined to the caller's tenant, held in its `tenantId` property (SPEC 1.15); with
-   * `'inherited'`, rows of no tenant are shared (ResourceOptions.tenant).
+   * `'inherited'`, rows may be of no tenant (ResourceOptions.tenant).
    */
   readonly tenant: boolean | 'inherited';
+  /** Whether tenant callers read the rows of no tenant of an inherited resource. */
+  readonly tenantlessRows: 'hidden' | 'readable';
   readonly attributes: readonly AttributeDefinition[];
   readonly attributeByName: ReadonlyMap<string, AttributeDefinition>;
   readonly toOne: ReadonlyMap<string, AttributeDefinition>;

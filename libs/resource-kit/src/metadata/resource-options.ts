@@ -29,12 +29,20 @@ export interface ResourceOptions {
   /**
    * Scoped to the caller's tenant (SPEC 1.15): a read-only `tenant_id` set from the caller's
    * tenant, and every read, write, filter, reference check and unique value confined to it.
+   * A cross-tenant operator names the tenant of what it creates (`tenant_id` in its input).
    * `'inherited'`: a table that tenant-scoped writes record into beside others (an audit
    * trail): a row takes the tenant of the write that records it, or of the caller that
-   * creates it, and has none otherwise; a caller reads the rows of no tenant and those of its
-   * own (a cross-tenant operator all of them). The column is the kit's, not a member.
+   * creates it, and has none otherwise. A tenant's caller reads and writes the rows of its
+   * own tenant only (a cross-tenant operator all of them); see `tenantlessRows`. The column
+   * is the kit's, not a member.
    */
   tenant?: boolean | 'inherited';
+  /**
+   * With `tenant: 'inherited'`, whether the rows of no tenant are `'readable'` by every
+   * tenant's callers too (an audit trail of shared writes), or `'hidden'` from them (the
+   * default: an operator's own rows). No tenant's caller ever changes or deletes them.
+   */
+  tenantlessRows?: 'hidden' | 'readable';
   /** To-many relationships, read through GET /{type}/{id}/{name}. */
   toMany?: Readonly<Record<string, ToManyOptions>>;
   /**

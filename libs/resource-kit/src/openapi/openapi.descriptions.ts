@@ -72,7 +72,7 @@ function memberDescription(definition: ResourceDefinition, name: string): string
   return [sentence, ...restricted].filter(Boolean).join(' ');
 }
 
-const RESTRICTED_TO: Readonly<Record<MemberLevel, string>> = {
+export const RESTRICTED_TO: Readonly<Record<MemberLevel, string>> = {
   public: 'every caller',
   authenticated: 'authenticated callers',
   owner: "the row's owner and administrators",

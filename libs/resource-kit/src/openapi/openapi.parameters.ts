@@ -14,9 +14,11 @@ import type { JsonSchema } from '../validation/output.schema';
 import {
   IndexBacking,
   indexBackingOf,
+  ownerPathIndexed,
   servedThrough,
   servesOperator,
 } from '../persistence/index-backing';
+import { RESTRICTED_TO } from './openapi.descriptions';
 import type { OpenApiOptions } from './openapi.options';
 
 /** The members filters and orders may name: `id`, readable stored attributes, reference parts. */
@@ -102,23 +104,39 @@ export function parameterComponents(
   definitionOf: DefinitionOf,
 ): [string, JsonSchema][] {
   const backing = indexBackingOf(definition);
+  const ownRows = listsOwnRowsByIndex(definition, definitionOf) ? ` ${OWN_ROWS}` : '';
   return [
     ...filteredMembers(definition, definitionOf).map(
-      ({ name, member, through }): [string, JsonSchema] => [
-        `${definition.type}.filter.${name}`,
-        filterParameter(name, member, through ? servedThrough(backing, through) : backing),
-      ],
+      ({ name, member, through }): [string, JsonSchema] => {
+        const parameter = filterParameter(
+          name,
+          member,
+          through ? servedThrough(backing, through) : backing,
+        );
+        return [
+          `${definition.type}.filter.${name}`,
+          { ...parameter, description: `${parameter.description as string}${ownRows}` },
+        ];
+      },
     ),
-    [`${definition.type}.order`, orderParameterOf(definition, backing)],
+    [`${definition.type}.order`, orderParameterOf(definition, backing, ownRows)],
   ];
+}
+
+// As ResourceReads judges a list (SPEC 1.6): confined to a non-administrator's own rows by an
+// index, it is not costly.
+function listsOwnRowsByIndex(definition: ResourceDefinition, definitionOf: DefinitionOf): boolean {
+  return definition.access.get('list') !== 'public' && ownerPathIndexed(definition, definitionOf);
 }
 
 const RELATED =
   'Matches the rows with at least one related row that meets it and that the caller may read; each row appears once.';
 const COSTLY =
-  'costly: no index serves them, so at most a few run at once per instance (503 with Retry-After beyond that) under the statement timeout, a shorter one for anonymous callers';
+  'costly: no index serves them, so at most a few run at once per instance, anonymous and signed-in callers each in a pool of their own (503 with Retry-After beyond that), under the statement timeout, a shorter one for anonymous callers';
 const SHORT_SUBSTRING =
-  'contains is index-backed for a substring with three letters or digits in a row; a shorter one is costly';
+  "contains is index-backed when the trigram index can look the substring up (by the database's own word characters: three in a row, or a shorter word beside a blank or punctuation inside the substring); any other substring is costly, and so is one the index does not narrow to few rows within the search budget";
+const OWN_ROWS =
+  'A caller other than an administrator lists only its own rows, through an index: for it, no condition or order is costly.';
 
 /**
  * One `filter[member]` parameter per filterable member (deepObject: `filter[price_cents][gte]=100`),
@@ -149,7 +167,7 @@ function filterParameter(
     in: 'query',
     style: 'deepObject',
     explode: true,
-    description: `Conditions on ${name} (${member.type}), combined with AND: filter[${name}][operator]=value, or filter[${name}]=value for eq. Operators: ${operators.join(', ')}. ${served}${name === member.name ? '' : ` ${RELATED}`}`,
+    description: `Conditions on ${name} (${member.type}), combined with AND: filter[${name}][operator]=value, or filter[${name}]=value for eq. Operators: ${operators.join(', ')}. ${served}${name === member.name ? '' : ` ${RELATED}`}${restriction(member)}`,
     'x-index-backed': indexed,
     'x-costly': costly,
     // No condition by default: a documentation page would otherwise fill in every operator.
@@ -190,7 +208,11 @@ function valueSchema(member: QueryableMember): JsonSchema {
 }
 
 /** `order=name,-created_at` as a comma-separated array of the allowed orderings. */
-function orderParameterOf(definition: ResourceDefinition, backing: IndexBacking): JsonSchema {
+function orderParameterOf(
+  definition: ResourceDefinition,
+  backing: IndexBacking,
+  ownRows: string,
+): JsonSchema {
   const members = queryableMembers(definition);
   const keys = members.flatMap(({ name }) => [name, `-${name}`]);
   const indexed = members
@@ -202,11 +224,24 @@ function orderParameterOf(definition: ResourceDefinition, backing: IndexBacking)
     in: 'query',
     style: 'form',
     explode: false,
-    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders (and several keys) are ${COSTLY}.`,
+    description: `Sort keys, comma-separated, "-" for descending; id breaks ties. Default: created_at, then id. Index-backed as the only key: ${indexed.join(', ')}; other orders (and several keys) are ${COSTLY}.${members.map(restrictedOrder).join('')}${ownRows}`,
     'x-index-backed': indexed,
     'x-costly': costly,
     schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: keys } },
   };
+}
+
+// A member read by some callers only (SPEC 1.16) is, for any other, no member at all.
+function restriction({ readableBy }: QueryableMember): string {
+  return readableBy
+    ? ` Used by ${RESTRICTED_TO[readableBy]} only: for any other caller the member does not exist (400).`
+    : '';
+}
+
+function restrictedOrder(member: QueryableMember): string {
+  return member.readableBy
+    ? ` ${member.name} and -${member.name}: by ${RESTRICTED_TO[member.readableBy]} only (400 for any other caller).`
+    : '';
 }
 
 const PAGE_TEXT: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { getMetadataArgsStorage } from 'typeorm';
-import type { ResourceDefinition } from '../metadata/definition';
+import type { EntityClass, ResourceDefinition } from '../metadata/definition';
 import type { FilterCondition, RelatedStep } from '../query/filter.parser';
 import type { OrderKey } from '../query/order.parser';
 
@@ -58,15 +58,6 @@ export function servesOperator(backing: IndexBacking, property: string, operator
     : INDEXED_OPERATORS.has(operator) && backing.filters.has(property);
 }
 
-// pg_trgm takes a LIKE pattern's trigrams from its runs of letters and digits; a substring
-// without a run of three gives it nothing to look up, and the index is read whole.
-const TRIGRAM = /[\p{L}\p{N}]{3}/u;
-
-/** Whether the trigram index of a searchable member can find this substring. */
-export function searchableSubstring(value: string): boolean {
-  return TRIGRAM.test(value.toLowerCase());
-}
-
 /**
  * The index backing of the resource at the end of relationships when an index serves each
  * step (the reference column on its side: a to-one's own, a to-many's inverse), else undefined.
@@ -87,13 +78,14 @@ export function servedThrough(
 
 /**
  * Whether no index serves a query (SPEC 1.6, "costly"): a condition whose operator no index
- * serves, a substring too short for the trigram index, or an order other than one indexed
- * key. Such a query may read the whole table.
+ * serves, a substring the trigram index cannot look up (`searchable` says, TrigramWords), or
+ * an order other than one indexed key. Such a query may read the whole table.
  */
 export function isCostly(
   backing: IndexBacking,
   filters: readonly FilterCondition[],
   order: readonly OrderKey[],
+  searchable: (substring: string) => boolean,
 ): boolean {
   const costlyFilter = filters.some((condition) => {
     const { member, operator, value } = condition;
@@ -101,7 +93,7 @@ export function isCostly(
     return (
       !at ||
       !servesOperator(at, member.property, operator) ||
-      (operator === 'contains' && !searchableSubstring(String(value)))
+      (operator === 'contains' && !searchable(String(value)))
     );
   });
   const [first, ...rest] = order;
@@ -110,4 +102,23 @@ export function isCostly(
     (backing.orders.has(first.member.property) &&
       rest.every((key) => key.member.property === 'id'));
   return costlyFilter || !servedOrder;
+}
+
+/**
+ * Whether an index leads each step of an owner path (`userId`; `orderId.userId`: the order
+ * reference here, the user on the order): then a list confined to one owner's rows reads
+ * few rows whatever its filters and order (SPEC 1.6, not costly).
+ */
+export function ownerPathIndexed(
+  definition: ResourceDefinition,
+  definitionOf: (entity: EntityClass) => ResourceDefinition,
+): boolean {
+  if (!definition.owner) return false;
+  let at = definition;
+  for (const property of definition.owner.split('.')) {
+    if (!indexBackingOf(at).filters.has(property)) return false;
+    const reference = at.attributes.find((a) => a.property === property)?.reference;
+    if (reference) at = definitionOf(reference.target());
+  }
+  return true;
 }

@@ -1,9 +1,9 @@
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { databaseFailure, driverCode } from './database-errors';
 
-// Errors of the statement itself (bad data, a constraint, a missing relation or column): a
-// replica's answer is the primary's.
-const STATEMENT_ERROR = /^(22|23|42)/;
+// Errors of the statement itself (bad data, a constraint, a missing relation or column, its
+// own statement timeout): a replica's answer is the primary's.
+const STATEMENT_ERROR = /^(22|23|42|57014)/;
 
 /**
  * Hot standbys that reads may go to instead of the primary (SPEC 1.13). A service that has
@@ -53,6 +53,6 @@ export async function onReplica<R>(
 // Unreachable or shutting down, or a statement the replica could not run (cancelled by
 // recovery, say); not an error of the statement itself, nor of the request (a 404).
 function replicaFailed(error: unknown): boolean {
-  if (databaseFailure(error)?.status === 503) return true;
-  return error instanceof QueryFailedError && !STATEMENT_ERROR.test(driverCode(error) ?? '');
+  if (STATEMENT_ERROR.test(driverCode(error) ?? '')) return false;
+  return databaseFailure(error)?.status === 503 || error instanceof QueryFailedError;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CursorCodec } from '../query/cursor.codec';
-import type { CostlyRead } from './costly-queries';
+import { isStatementTimeout, SearchOverBudget, type CostlyRead } from './costly-queries';
 import type { FilterCondition } from '../query/filter.parser';
 import type { OrderKey } from '../query/order.parser';
 import type { ResourceQuery } from '../query/query-parameters.parser';
@@ -115,6 +115,7 @@ export class Conditions {
  */
 export class Selection<T extends object> extends Conditions {
   private costly?: CostlyRead;
+  private searchBudgetMs?: number;
 
   constructor(
     override readonly table: ResourceTable<T>,
@@ -129,6 +130,15 @@ export class Selection<T extends object> extends Conditions {
   /** Reads as a costly query: each statement in a transaction of the bound's settings. */
   bounded(settings: CostlyRead): this {
     this.costly = settings;
+    return this;
+  }
+
+  /**
+   * Reads the matches of a search by its index under a statement timeout of `ms`: past it,
+   * the index did not narrow the search, and the read throws SearchOverBudget.
+   */
+  searchBudget(ms: number): this {
+    this.searchBudgetMs = ms;
     return this;
   }
 
@@ -175,6 +185,8 @@ export class Selection<T extends object> extends Conditions {
    * from its statistics (it guessed both ways wrong by 10 to 100 times, and a wrong plan
    * reads every row). So: the first SEARCH_WINDOW rows in the order first; when fewer than
    * wanted of them match, the matches are rare: read them by the index, then order them.
+   * Rare matches of trigrams that every row has are not few candidates, though: that read
+   * runs under the search budget, or the costly bound's settings.
    */
   private async pageRows(
     shape: Pick<SelectShape, 'order' | 'after' | 'offset'>,
@@ -187,17 +199,27 @@ export class Selection<T extends object> extends Conditions {
     }
     const found = await this.read({ ...page, search: 'window' }, [...tail, SEARCH_WINDOW]);
     if (found.length >= wanted) return found;
-    return this.read({ ...page, search: 'searchFirst' }, tail);
+    if (this.costly || this.searchBudgetMs === undefined) {
+      return this.read({ ...page, search: 'searchFirst' }, tail);
+    }
+    const budget = { statementTimeoutMs: this.searchBudgetMs };
+    return this.read({ ...page, search: 'searchFirst' }, tail, budget).catch((error) => {
+      throw isStatementTimeout(error) ? new SearchOverBudget() : error;
+    });
   }
 
-  private read(shape: Omit<SelectShape, 'where' | 'within'>, tail: unknown[]): Promise<T[]> {
-    return this.select(this.shape(shape), [...this.values, ...tail]);
+  private read(
+    shape: Omit<SelectShape, 'where' | 'within'>,
+    tail: unknown[],
+    settings = this.costly,
+  ): Promise<T[]> {
+    return this.select(this.shape(shape), [...this.values, ...tail], settings);
   }
 
-  private select(shape: SelectShape, values: unknown[]): Promise<T[]> {
+  private select(shape: SelectShape, values: unknown[], limits = this.costly): Promise<T[]> {
     return onReplica(this.manager, this.replica, (manager) => {
       const read = (on: EntityManager) => this.table.select(on, shape, values, this.within?.values);
-      const settings = this.costly && this.table.dialect.bounded?.(this.costly.statementTimeoutMs);
+      const settings = limits && this.table.dialect.bounded?.(limits.statementTimeoutMs);
       if (!settings || manager.queryRunner) return read(manager);
       return manager.transaction(async (bounded) => {
         await bounded.query(settings);

@@ -3,7 +3,7 @@ import type { AttributeDefinition, ResourceDefinition } from '../metadata/defini
 /** A member that filters and orders may name: a stored, readable attribute, or `id`. */
 export type QueryableMember = Pick<
   AttributeDefinition,
-  'name' | 'property' | 'type' | 'values' | 'nullable'
+  'name' | 'property' | 'type' | 'values' | 'nullable' | 'readableBy'
 >;
 
 const ID: QueryableMember = { name: 'id', property: 'id', type: 'string', nullable: false };

@@ -32,7 +32,11 @@ export interface RegisteredResource<T extends ResourceEntity = ResourceEntity> {
     filters?: readonly FilterCondition[],
     operation?: Operation,
   ): Promise<T | undefined>;
-  visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>>;
+  visibleIds(
+    ids: readonly string[],
+    context: RequestContext,
+    ownedAt?: readonly string[],
+  ): Promise<Set<string>>;
   readableRows(rows: Conditions, context: RequestContext, parameter: string): void;
   ownedBy(rows: Conditions, path: readonly string[], userId: string | null): void;
   prepareCreation(input: ResourceInput, context: RequestContext): Promise<Partial<T>>;

@@ -9,8 +9,14 @@ import type {
   Operation,
   ResourceDefinition,
 } from '../metadata/definition';
-import { CostlyQueries } from '../persistence/costly-queries';
-import { IndexBacking, indexBackingOf, isCostly } from '../persistence/index-backing';
+import { CostlyQueries, SearchOverBudget, type CostlyRead } from '../persistence/costly-queries';
+import {
+  IndexBacking,
+  indexBackingOf,
+  isCostly,
+  ownerPathIndexed,
+} from '../persistence/index-backing';
+import { TrigramWords } from '../persistence/trigram-words';
 import { READ_REPLICAS, type ReadReplicas } from '../persistence/read-replicas';
 import { ALIAS, ResourceTable } from '../persistence/resource-table';
 import { Conditions, Page, Selection, Within } from '../persistence/selection';
@@ -20,6 +26,20 @@ import type { ResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
+
+const isRead = (operation: Operation): boolean => operation === 'read' || operation === 'list';
+
+// The substrings a query searches for, in its `contains` conditions.
+const searchedValues = (filters: readonly FilterCondition[]): string[] =>
+  filters.filter((c) => c.operator === 'contains').map((c) => String(c.value));
+
+// What names a query's search among those found not to narrow; none without a `contains`.
+function searchKey(type: string, filters: readonly FilterCondition[]): string | undefined {
+  const searches = filters
+    .filter((condition) => condition.operator === 'contains')
+    .map((c) => [...(c.through ?? []).map((step) => step.relationship), c.member.name, c.value]);
+  return searches.length > 0 ? JSON.stringify([type, searches]) : undefined;
+}
 
 export const RESOURCE_DEFINITION = Symbol('RESOURCE_DEFINITION');
 export const CURSOR_CODEC = Symbol('CURSOR_CODEC');
@@ -37,34 +57,49 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   @Inject(CURSOR_CODEC) private readonly cursors!: CursorCodec;
   @Inject(RESOURCE_KIT_OPTIONS) private readonly kitOptions!: ResolvedKitOptions;
   @Inject(CostlyQueries) private readonly costlyQueries!: CostlyQueries;
+  @Inject(TrigramWords) private readonly trigrams!: TrigramWords;
   @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private compiledTable?: ResourceTable<T>;
   private backing?: IndexBacking;
   private ownerPath?: readonly string[];
+  private ownerIndexed?: boolean;
 
   /** Narrows every read to the rows the caller may see, in SQL. */
   protected scope(query: SelectQueryBuilder<T>, _context: RequestContext): SelectQueryBuilder<T> {
     return query;
   }
-  /** A page of the collection, or of the part of it that `owner` owns (to-many paths). */
-  list(
+  /**
+   * A page of the collection, or of the part of it that `owner` owns (to-many paths). A
+   * costly one (SPEC 1.6) runs under the costly bound; so does a search whose index read ran
+   * past its budget (its trigrams are in every row), at once and from then on.
+   */
+  async list(
     query: ResourceQuery,
     context: RequestContext,
     owner?: { property: string; id: string },
   ): Promise<Page<T>> {
-    const rows = this.selection(context, 'list');
-    if (owner) rows.equals(owner.property, owner.id);
-    const filters = this.relatedFilters(rows, query.filters, context);
     // A cursor serves the collection, the caller and the query it was issued for, only.
     const { caller } = context;
     const scope = JSON.stringify([this.definition.type, owner?.id, caller?.id, caller?.tenant]);
     const binding = `${scope}${query.binding}`;
-    const page = () => rows.page({ ...query, filters, binding }, this.cursors);
-    if (!isCostly(this.indexBacking, query.filters, query.order)) return page();
-    return this.costlyQueries.run(!context.caller, (settings) => {
-      rows.bounded(settings);
-      return page();
-    });
+    const page = (costly?: CostlyRead) => {
+      const rows = this.selection(context, 'list');
+      if (owner) rows.equals(owner.property, owner.id);
+      const filters = this.relatedFilters(rows, query.filters, context);
+      if (costly) rows.bounded(costly);
+      else rows.searchBudget(this.kitOptions.costlyQueries.searchBudgetMs);
+      return rows.page({ ...query, filters, binding }, this.cursors);
+    };
+    const search = searchKey(this.definition.type, query.filters);
+    if (!(await this.isCostlyList(query, context, search))) {
+      try {
+        return await page();
+      } catch (error) {
+        if (!(error instanceof SearchOverBudget)) throw error;
+        this.costlyQueries.rememberBroad(search!);
+      }
+    }
+    return this.costlyQueries.run(!caller, page);
   }
   /**
    * One resource; 404 when it does not exist, is not visible, or does not match `filters`.
@@ -95,12 +130,23 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     const [entity] = await rows.filter(this.relatedFilters(rows, filters, context)).rows();
     return entity;
   }
-  /** Which of `ids` the caller can see (for references in input), in one query. */
-  async visibleIds(ids: readonly string[], context: RequestContext): Promise<Set<string>> {
+  /**
+   * Which of `ids` the caller can see (for references in input), in one query; with
+   * `ownedAt`, only those whose owner at the end of that path is the caller, unless an
+   * administrator calls (the parents a row is owned through, SPEC 1.15).
+   */
+  async visibleIds(
+    ids: readonly string[],
+    context: RequestContext,
+    ownedAt?: readonly string[],
+  ): Promise<Set<string>> {
     const storable = ids.filter(isStorableId);
     if (storable.length === 0) return new Set();
     // Checked for a write: on the primary, which has every row the write may name.
-    return new Set(await this.selection(context, 'read', true).oneOf('id', storable).ids());
+    const rows = this.selection(context, 'read', true).oneOf('id', storable);
+    const { caller } = context;
+    if (ownedAt && caller?.role !== ADMIN_ROLE) this.ownedBy(rows, ownedAt, caller?.id ?? null);
+    return new Set(await rows.ids());
   }
   protected repository(manager: EntityManager = this.dataSource.manager): Repository<T> {
     return manager.getRepository<T>(this.definition.entity);
@@ -114,10 +160,30 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     );
     return this.compiledTable;
   }
-  // What the declared indexes serve: whether a list is a costly query (SPEC 1.6).
-  private get indexBacking(): IndexBacking {
+  /**
+   * Whether a list is a costly query (SPEC 1.6): none is that only the caller's own rows can
+   * answer through an index; else one that no index serves, by the database's own trigram
+   * rules, or a search found not to narrow.
+   */
+  private async isCostlyList(
+    query: ResourceQuery,
+    { caller }: RequestContext,
+    search: string | undefined,
+  ): Promise<boolean> {
+    const { access, owner } = this.definition;
+    const confined =
+      owner && caller && caller.role !== ADMIN_ROLE && access.get('list') !== 'public';
+    this.ownerIndexed ??= ownerPathIndexed(
+      this.definition,
+      (entity) => this.registry.serviceOf(entity).definition,
+    );
+    if (confined && this.ownerIndexed) return false;
+    if (search !== undefined && this.costlyQueries.isBroad(search)) return true;
+    if (search !== undefined) await this.trigrams.learn(searchedValues(query.filters));
     this.backing ??= indexBackingOf(this.definition);
-    return this.backing;
+    return isCostly(this.backing, query.filters, query.order, (value) =>
+      this.trigrams.searchable(value),
+    );
   }
   /**
    * The rows of this resource the caller sees for `operation`: the declared owner's rows only
@@ -139,7 +205,7 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
       this.scoped(context, manager),
       replica && { primary: this.dataSource.manager, replicas: this.replicas! },
     );
-    this.tenantRows(selection, context.caller);
+    this.tenantRows(selection, context.caller, operation);
     this.ownRows(selection, context.caller, this.definition.access.get(operation));
     return selection;
   }
@@ -157,21 +223,23 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
     const { access } = this.definition;
     const level = access.get('read') ?? access.get('list');
     if (!mayUse(level, context.caller)) return void rows.none();
-    this.tenantRows(rows, context.caller);
+    this.tenantRows(rows, context.caller, 'read');
     this.ownRows(rows, context.caller, level);
   }
 
   // A tenant-scoped resource's rows of the caller's tenant only; all for a cross-tenant
   // operator, none for a caller without a tenant (SPEC 1.15). An inherited one's rows of no
-  // tenant are everyone's that the resource's other rules let read.
-  private tenantRows(rows: Conditions, caller: Caller | undefined): void {
-    const { tenant } = this.definition;
+  // tenant are those of callers without a tenant, and read by a tenant's callers only where
+  // the resource declares them readable: a tenant never changes them.
+  private tenantRows(rows: Conditions, caller: Caller | undefined, operation: Operation): void {
+    const { tenant, tenantlessRows } = this.definition;
     if (!tenant || caller?.tenant === null) return;
-    if (tenant === 'inherited') {
-      if (caller?.tenant === undefined) rows.empty('tenantId');
-      else rows.equalsOrEmpty('tenantId', caller.tenant);
-    } else if (caller?.tenant === undefined) rows.none();
-    else rows.equals('tenantId', caller.tenant);
+    if (caller?.tenant === undefined) {
+      if (tenant === 'inherited') rows.empty('tenantId');
+      else rows.none();
+    } else if (tenant === 'inherited' && tenantlessRows === 'readable' && isRead(operation)) {
+      rows.equalsOrEmpty('tenantId', caller.tenant);
+    } else rows.equals('tenantId', caller.tenant);
   }
 
   /** Rows of this resource whose owner, at the end of `path` (its `owner`), is `userId`. */

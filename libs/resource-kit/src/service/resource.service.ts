@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { conflict, KitError, notFound } from '../errors/kit.error';
+import { conflict, invalidInput, KitError, notFound } from '../errors/kit.error';
 import { ResourceReads } from './resource-reads';
 import type { Operation } from '../metadata/definition';
 import type { WriteBatch } from '../persistence/write.batch';
@@ -128,7 +128,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
         this.defaultOwner(context),
         Object.fromEntries(input),
         values,
-        this.tenantRow(context),
+        this.tenantRow(context, input),
         newRow(),
       );
       await this.beforeCreate(entity, write);
@@ -191,15 +191,24 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     return { [owner]: context.caller.id };
   }
 
-  // A tenant-scoped row belongs to its creator's tenant, whatever the input or hooks say; an
-  // inherited one to its creator's tenant if it has one.
-  private tenantRow({ caller }: RequestContext): Record<string, string> {
+  // A tenant-scoped row belongs to its creator's tenant, whatever the hooks say, or to the one
+  // a cross-tenant operator names; an inherited one to its creator's tenant if it has one.
+  private tenantRow({ caller }: RequestContext, input: ResourceInput): Record<string, string> {
     const { tenant } = this.definition;
     if (!tenant || (tenant === 'inherited' && !caller?.tenant)) return {};
-    if (!caller?.tenant) {
+    const named = input.get('tenantId') as string | undefined;
+    const member = `data.${this.definition.attributes.find((a) => a.property === 'tenantId')?.name}`;
+    if (caller?.tenant === null) {
+      if (named !== undefined) return { tenantId: named };
+      throw invalidInput([`${member} is required: a cross-tenant operator names the tenant`]);
+    }
+    if (caller?.tenant === undefined) {
       throw new KitError('forbidden', [
         `creating ${this.definition.type} needs a caller of a tenant`,
       ]);
+    }
+    if (named !== undefined && named !== caller.tenant) {
+      throw invalidInput([`${member} must be the caller's own tenant (${caller.tenant})`]);
     }
     return { tenantId: caller.tenant };
   }

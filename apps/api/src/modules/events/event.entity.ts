@@ -14,6 +14,7 @@ export const EVENT_ACTIONS = ['created', 'updated', 'deleted'] as const;
     'The audit trail: one per successful POST, PATCH or DELETE. Administrators see all, a customer their own.',
   owner: 'userId',
   tenant: 'inherited',
+  tenantlessRows: 'readable',
   access: { list: 'authenticated', read: 'authenticated' },
   indexes: [['userId', 'createdAt', 'id']],
 })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ReceiverPolicy } from './receiver-address';
 import { attemptDelivery } from './webhook-sender';
 
-const LOOPBACK = 'a loopback, private or link-local address the configuration does not allow';
+const NOT_PUBLIC = 'not a public address, and the configuration does not allow it';
 
 describe('ReceiverPolicy', () => {
   const strict = new ReceiverPolicy([]);
@@ -34,6 +34,17 @@ describe('ReceiverPolicy', () => {
       'fc00::1',
       '0.0.0.0',
       '::ffff:127.0.0.1',
+      // IPv4-compatible, NAT64, 6to4, Teredo, documentation and discard blocks
+      '::127.0.0.1',
+      '::7f00:1',
+      '::8.8.8.8',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::1',
+      '2002:a00:1::1',
+      '2001::1',
+      '2001:db8::1',
+      '100::1',
+      '4000::1',
     ]) {
       expect([address, strict.reaches(address, address)]).toEqual([address, false]);
     }
@@ -45,7 +56,7 @@ describe('ReceiverPolicy', () => {
   it('refuses at connection time a name that resolves to a refused address', async () => {
     const answer = await strict.addressProblem('localhost');
     expect(answer).toMatch(
-      new RegExp(`^host localhost resolves to (127\\.0\\.0\\.1|::1), ${LOOPBACK}$`),
+      new RegExp(`^host localhost resolves to (127\\.0\\.0\\.1|::1), ${NOT_PUBLIC}$`),
     );
     const server = createServer((_request, response) => response.end());
     server.listen(0, '127.0.0.1');
@@ -68,7 +79,7 @@ describe('ReceiverPolicy', () => {
       2_000,
       new AbortController().signal,
     );
-    expect(literal.failure).toBe(`127.0.0.1 is ${LOOPBACK}`);
+    expect(literal.failure).toBe(`127.0.0.1 is ${NOT_PUBLIC}`);
     expect(reached).toBe(false);
     const allowed = await attemptDelivery(
       { ...delivery, url: `http://localhost:${port}/` },

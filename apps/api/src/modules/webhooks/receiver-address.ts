@@ -1,10 +1,11 @@
 import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Where webhooks may go (SPEC 1.17): https anywhere public; plain http, loopback, private and
- * link-local addresses only for hosts the configuration allows. Names are judged by the
+ * Where webhooks may go (SPEC 1.17): https anywhere public (IPv4 unicast, IPv6 global
+ * unicast, without the special blocks); plain http and every other address only for hosts
+ * the configuration allows. Names are judged by the
  * addresses they resolve to, at each connection, so a name that later resolves elsewhere
  * (DNS rebinding) is still refused.
  */
@@ -62,7 +63,10 @@ export class ReceiverPolicy {
   /** Whether a connection to `address`, named `host`, may be made. */
   reaches(host: string, address: string): boolean {
     if (this.allowed.has(host) || this.allowed.has(address)) return true;
-    // IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+    // IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry. Other IPv6
+    // outside global unicast (2000::/3) is refused whole: IPv4-compatible (::/96), NAT64 and
+    // blocks ipaddr.js leaves unnamed may reach an internal address.
+    if (isIP(address) === 6 && !PUBLIC_OR_IPV4_MAPPED.check(address, 'ipv6')) return false;
     return ipaddr.process(address).range() === 'unicast';
   }
 
@@ -76,13 +80,18 @@ export class ReceiverPolicy {
   }
 }
 
+// Node's parser, not ipaddr.js's: that one reads IPv4-compatible `::8.8.8.8` as IPv4-mapped.
+const PUBLIC_OR_IPV4_MAPPED = new BlockList();
+PUBLIC_OR_IPV4_MAPPED.addSubnet('2000::', 3, 'ipv6');
+PUBLIC_OR_IPV4_MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+
 // URL host names keep IPv6 addresses in brackets; the resolver and the list do not.
 function bare(host: string): string {
   return host.startsWith('[') ? host.slice(1, -1) : host;
 }
 
 function refusal(host: string, address: string): string {
-  const what = 'a loopback, private or link-local address the configuration does not allow';
+  const what = 'not a public address, and the configuration does not allow it';
   return host === address
     ? `${address} is ${what}`
     : `host ${host} resolves to ${address}, ${what}`;
