@@ -11,6 +11,8 @@ export const BENCH = {
   logLevel: 'warn',
   jwtSecret: 'bench-Vx7qP2mK9tR4wN6zB1cJ8hL3fY5dS0g',
   admin: { token: 'bench-admin-token-0123456789', email: 'bench-admin@example.com' },
+  // A signed-in customer of the costly-neighbours part (scale.ts), who lists their own orders.
+  customer: { token: 'bench-customer-token-0123456789', email: 'bench-customer@example.com' },
   // Compiled to dist/bench/bench: the repository root is three levels up.
   root: join(__dirname, '..', '..', '..'),
   // Server logs, profiles, the report and the data the load script reads.
@@ -19,6 +21,12 @@ export const BENCH = {
 
 const STATIC_TOKENS = JSON.stringify([
   { token: BENCH.admin.token, email: BENCH.admin.email, name: 'Bench admin', role: 'admin' },
+  {
+    token: BENCH.customer.token,
+    email: BENCH.customer.email,
+    name: 'Bench customer',
+    role: 'customer',
+  },
 ]);
 
 /** The environment of every server in the run: production defaults, the same log level. */

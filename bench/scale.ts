@@ -111,8 +111,9 @@ export async function measureAtScale(only?: readonly string[]): Promise<ScaleRes
 
 // The service's bound as configured, or as the bench's own environment sets it.
 async function costlyNeighbours(extraEnv: NodeJS.ProcessEnv): Promise<NeighbourResults> {
-  const { COSTLY_QUERY_CONCURRENCY, COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS } = process.env;
-  const bound = { COSTLY_QUERY_CONCURRENCY, COSTLY_QUERY_ANONYMOUS_TIMEOUT_MS };
+  const bound = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith('COSTLY_QUERY_')),
+  );
   const server = await RunningServer.start(service({ ...extraEnv, ...bound }), 'scale-costly');
   try {
     return await measureCostlyNeighbours(server, seededProductId, SCALE.postgresRows);

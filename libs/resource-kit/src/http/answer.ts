@@ -4,6 +4,7 @@ import type { Express, Request, Response } from 'express';
 import { entityTag, ifNoneMatchHits } from '../conditional/entity-tag';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { Failure } from '../errors/status';
+import type { ResourceDefinition } from '../metadata/definition';
 import { assertValidEnvelope, type AnswerShape } from '../validation/envelope.validator';
 
 /** A resource answer as a value: one resource (or a null to-one), or a page with its cursor. */
@@ -89,11 +90,23 @@ function writeJson(response: Response, status: number, body: unknown): void {
 // A create's answer without its on-create members (a secret, a token): the form a GET shows,
 // so that its ETag holds in If-Match at once and no secret reaches a header, even hashed.
 function storedForm({ definition, created }: AnswerShape, resource: object): object {
-  const onCreate = created ? definition.attributes.filter((a) => a.output === 'on-create') : [];
+  const onCreate = created ? onCreateMembers(definition) : NONE;
   if (onCreate.length === 0) return resource;
   const stored: Record<string, unknown> = { ...resource };
-  for (const attribute of onCreate) delete stored[attribute.name];
+  for (const name of onCreate) delete stored[name];
   return stored;
+}
+
+const NONE: readonly string[] = [];
+const onCreateNames = new WeakMap<ResourceDefinition, readonly string[]>();
+
+function onCreateMembers(definition: ResourceDefinition): readonly string[] {
+  let names = onCreateNames.get(definition);
+  if (!names) {
+    names = definition.attributes.filter((a) => a.output === 'on-create').map((a) => a.name);
+    onCreateNames.set(definition, names);
+  }
+  return names;
 }
 
 // `{data: {...}}`: not a collection, not a null to-one.
