@@ -46,6 +46,18 @@ const throughPgBouncer = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // At the end: every spec that skipped tests for want of a program, or skipped them all.
+  reporters: [
+    'default',
+    [
+      '<rootDir>/test/support/skipped-specs.reporter.js',
+      {
+        projects: pgbouncer
+          ? []
+          : ['e2e:pgbouncer (every spec): PgBouncer is not installed (apt-get install pgbouncer)'],
+      },
+    ],
+  ],
   // A global option (projects cannot set it): the e2e specs run real servers, real databases
   // and scrypt, which want room on a busy machine.
   testTimeout: Math.round(30_000 * LOAD),

@@ -47,11 +47,11 @@ export async function launchChromium(): Promise<HeadlessChromium> {
 /** Whether Chromium is installed; when not, says loudly how to install it. */
 export function chromiumInstalled(): boolean {
   if (existsSync(CHROMIUM)) return true;
-  process.stderr.write(
+  // Through console, so that the run's summary of skipped specs gives the reason too.
+  console.warn(
     `\n${'!'.repeat(72)}\n` +
-      `SKIPPED: the browser specs need Chromium at ${CHROMIUM}.\n` +
-      'Install it with: apt-get install chromium\n' +
-      `${'!'.repeat(72)}\n\n`,
+      `SKIPPED: the browser specs need Chromium at ${CHROMIUM} (apt-get install chromium).\n` +
+      `${'!'.repeat(72)}\n`,
   );
   return false;
 }

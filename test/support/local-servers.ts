@@ -19,15 +19,31 @@ export function serverDirectory(prefix: string): string {
   return directory;
 }
 
-/** A TCP port of 127.0.0.1 nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A TCP port of 127.0.0.1 nothing listens on right now, for a server that binds it later (a
+ * PostgreSQL after its initdb, seconds on): picked below the kernel's ephemeral range, from
+ * which every `listen(0)` and every outgoing connection of the suite take theirs, so that
+ * none of those can take it in between.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PICKED_PORTS.from + Math.floor(Math.random() * PICKED_PORTS.count);
+    if (await bindable(port)) return port;
+  }
+}
+
+// The 10,000 ports below the ephemeral range (net.ipv4.ip_local_port_range: 32768 by default).
+const PICKED_PORTS = (() => {
+  const range = '/proc/sys/net/ipv4/ip_local_port_range';
+  const ephemeral = existsSync(range) ? Number(readFileSync(range, 'utf8').split(/\s+/)[0]) : 32768;
+  return { from: Math.max(1024, ephemeral - 10_000), count: Math.min(10_000, ephemeral - 1024) };
+})();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
