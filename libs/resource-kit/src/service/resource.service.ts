@@ -196,21 +196,28 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
   private tenantRow({ caller }: RequestContext, input: ResourceInput): Record<string, string> {
     const { tenant } = this.definition;
     if (!tenant || (tenant === 'inherited' && !caller?.tenant)) return {};
-    const named = input.get('tenantId') as string | undefined;
-    const member = `data.${this.definition.attributes.find((a) => a.property === 'tenantId')?.name}`;
-    if (caller?.tenant === null) {
-      if (named !== undefined) return { tenantId: named };
-      throw invalidInput([`${member} is required: a cross-tenant operator names the tenant`]);
-    }
     if (caller?.tenant === undefined) {
       throw new KitError('forbidden', [
         `creating ${this.definition.type} needs a caller of a tenant`,
       ]);
     }
+    const named = input.get('tenantId') as string | undefined;
+    if (caller.tenant === null) {
+      if (named !== undefined) return { tenantId: named };
+      throw invalidInput([
+        `${this.tenantMember()} is required: a cross-tenant operator names the tenant`,
+      ]);
+    }
     if (named !== undefined && named !== caller.tenant) {
-      throw invalidInput([`${member} must be the caller's own tenant (${caller.tenant})`]);
+      throw invalidInput([
+        `${this.tenantMember()} must be the caller's own tenant (${caller.tenant})`,
+      ]);
     }
     return { tenantId: caller.tenant };
+  }
+
+  private tenantMember(): string {
+    return `data.${this.definition.attributes.find((a) => a.property === 'tenantId')!.name}`;
   }
 
   // The row a write changes, locked until the transaction ends (404 when not the caller's,
