@@ -251,7 +251,7 @@ describe('safe retries and concurrent edits', () => {
       for (const call of [admin().patch(path, { stock: 6 }), admin().delete(path)]) {
         const { body } = await call.set('If-Match', stale).expect(412);
         expect(body.error).toEqual([
-          `If-Match does not name the current ETag of products ${product.id} (${updated.headers.etag}); read it again`,
+          `If-Match does not name the current ETag of products ${product.id} in the view of an administrator (${updated.headers.etag}): read it again as the same caller`,
         ]);
       }
       expect(await stockOf(product.id)).toBe(5);

@@ -14,6 +14,7 @@ import { Resource } from '../src/decorators/resource.decorator';
 import { ResourceEntity } from '../src/decorators/resource-entity';
 import { cursorCodecFor, ResourceKitModule } from '../src/resource-kit.module';
 import { ResourceModule } from '../src/resource.module';
+import { ResourceKitAdapter } from '../src/http/resource-kit.adapter';
 import type { PaginationStyle } from '../src/query/pagination';
 
 const URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -86,7 +87,10 @@ async function startApp(pagination: PaginationStyle) {
     ],
   })
   class BenchModule {}
-  const app = await NestFactory.create(BenchModule, { bodyParser: false, logger: false });
+  const app = await NestFactory.create(BenchModule, new ResourceKitAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   return { app, base: `http://127.0.0.1:${port}/bench_rows` };

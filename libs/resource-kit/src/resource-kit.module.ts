@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './service/resource-reads';
 import { UnroutedResponder } from './http/unrouted.responder';
 import { KitExceptionFilter } from './http/exception.filter';
-import { AnswerWriter } from './http/answer';
+import { ResourceKitAdapter } from './http/resource-kit.adapter';
 import { JsonBodyReader } from './http/json-body.reader';
 import { HealthController } from './operations/health.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -33,6 +33,7 @@ import {
   RESOURCE_KIT_OPTIONS,
   ResourceKitOptions,
   resolveKitOptions,
+  type ResolvedKitOptions,
 } from './resource-kit.options';
 
 export interface ResourceKitRootOptions extends ResourceKitOptions {
@@ -59,8 +60,11 @@ function derivedKey(purpose: string, secret: string): string {
  */
 @Global()
 @Module({})
-export class ResourceKitModule implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+export class ResourceKitModule implements NestModule {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
+  ) {}
 
   static forRoot(options: ResourceKitRootOptions): DynamicModule {
     const resolved = resolveKitOptions(options);
@@ -83,6 +87,7 @@ export class ResourceKitModule implements OnModuleInit {
         ResourceRegistry,
         OpenApiService,
         ResourceGuard,
+        JsonBodyReader,
         ResourceHandlers,
         ResourceRoutesCheck,
         TransactionRunner,
@@ -91,7 +96,6 @@ export class ResourceKitModule implements OnModuleInit {
         WriteUnits,
         SqliteFunctions,
         JsonBodyReader,
-        AnswerWriter,
         UnroutedResponder,
         { provide: APP_FILTER, useClass: KitExceptionFilter },
         { provide: KIT_AUTH_OPTIONS, useValue: options.auth },
@@ -104,7 +108,7 @@ export class ResourceKitModule implements OnModuleInit {
       exports: [
         RESOURCE_KIT_OPTIONS,
         ResourceGuard,
-        AnswerWriter,
+        JsonBodyReader,
         ResourceHandlers,
         Authenticator,
         CURSOR_CODEC,
@@ -121,11 +125,9 @@ export class ResourceKitModule implements OnModuleInit {
     };
   }
 
-  // Express's weak body-hash ETag would sit on collections and mislead; the kit tags resources.
-  onModuleInit(): void {
-    const express = this.adapterHost.httpAdapter?.getInstance<{
-      set?(name: string, value: unknown): void;
-    }>();
-    express?.set?.('etag', false);
+  // Before Nest routes anything: resource answers are written at the kit's adapter's reply.
+  configure(): void {
+    const adapter = this.adapterHost.httpAdapter as object | undefined;
+    ResourceKitAdapter.attach(adapter, this.options.validateOutput);
   }
 }

@@ -47,6 +47,18 @@ export function viewOf(
   return viewFor(definition, viewLevelOf(definition, caller, created));
 }
 
+const VIEW_NAMES: Readonly<Record<MemberLevel, string>> = {
+  public: 'an anonymous caller',
+  authenticated: 'a signed-in caller',
+  owner: 'its owner',
+  admin: 'an administrator',
+};
+
+/** Who a caller's view of a resource is drawn for, in words (a 412 names it). */
+export function viewNameOf(definition: ResourceDefinition, caller: Caller | undefined): string {
+  return VIEW_NAMES[viewLevelOf(definition, caller)];
+}
+
 function viewLevelOf(
   definition: ResourceDefinition,
   caller: Caller | undefined,

@@ -20,14 +20,15 @@ import { RESOURCE_ROUTE } from '../metadata/keys';
 import type { Envelope } from '../http/answer';
 import { ResourceOperation } from './operation';
 import { ResourceHandlers } from './resource.handlers';
+import { ResourceData } from './resource-data.decorator';
 import { resourceCallOf, ResourceGuard } from './resource.guard';
 
 /** The operations of a resource controller, one route method each (SPEC 1.1). */
 export interface ResourceRoutes {
   list(request: Request): Promise<Envelope>;
-  create(request: Request, response: Response): Promise<Envelope>;
+  create(data: ResourceData, request: Request, response: Response): Promise<Envelope>;
   read(request: Request): Promise<Envelope>;
-  update(request: Request): Promise<Envelope>;
+  update(data: ResourceData, request: Request): Promise<Envelope>;
   delete(request: Request): Promise<Envelope>;
   related(request: Request, response: Response): Promise<Envelope>;
 }
@@ -38,7 +39,8 @@ export interface ResourceRoutes {
  * (`{data}`, or `{data, cursor}` for a page), so that interceptors see and may map it; the
  * output check runs on what reaches the response. Any other verb on these paths is 405. A
  * module's controller extends it, may carry guards, interceptors, filters and metadata of its
- * own, and may override one operation with `@Override()`; the kit's guard runs first.
+ * own, and may override one operation with `@Override()`; the kit's guard runs first. A create
+ * and an update receive the body's checked `data` as their first argument (`@ResourceData()`).
  * @example
  *   @UseGuards(TenantGuard)
  *   export class OrdersController extends ResourceController(Order) {}
@@ -77,10 +79,11 @@ function controllerOf(entity: EntityClass): Type<ResourceRoutes> {
     @HttpCode(201)
     @ResourceOperation({ shape: 'collection', operation: 'create' })
     create(
+      @ResourceData() data: ResourceData,
       @Req() request: Request,
       @Res({ passthrough: true }) response: Response,
     ): Promise<Envelope> {
-      return this.handlers.create(resourceCallOf(request), request, response);
+      return this.handlers.create(resourceCallOf(request), data, request, response);
     }
 
     @Get(item)
@@ -91,8 +94,8 @@ function controllerOf(entity: EntityClass): Type<ResourceRoutes> {
 
     @Patch(item)
     @ResourceOperation({ shape: 'item', operation: 'update' })
-    update(@Req() request: Request): Promise<Envelope> {
-      return this.handlers.update(resourceCallOf(request), request);
+    update(@ResourceData() data: ResourceData, @Req() request: Request): Promise<Envelope> {
+      return this.handlers.update(resourceCallOf(request), data, request);
     }
 
     @Delete(item)

@@ -5,6 +5,8 @@ import { assertPermitted, Authenticator } from '../auth/authenticator';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../errors/kit.error';
 import { isPrivate, NO_STORE } from '../http/cache-control';
+import { deprecationHeadersOf } from '../http/deprecation-headers';
+import { JsonBodyReader } from '../http/json-body.reader';
 import type { Operation } from '../metadata/definition';
 import { RESOURCE_ROUTE } from '../metadata/keys';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
@@ -46,8 +48,10 @@ export function resourceCallOf(request: Request): ResourceCall {
  * The kit's guard on every resource controller, first among the controller's guards: takes the
  * resource from the controller and the operation from the route method (Nest's metadata),
  * answers a verb the resource does not support with 405, then authenticates the caller for
- * its access level (401, 403). A team's guards on the controller or a method run after it and
- * see `request.user`. Routing is Express's, which ignores case and a trailing slash: the path
+ * its access level (401, 403), and reads the JSON body of a create or an update (415, 413, a
+ * malformed body: 400). A team's guards on the controller or a method run after it and see the
+ * caller and `request.body`; the route method receives the body's validated `data` through
+ * `@ResourceData()`. Routing is Express's, which ignores case and a trailing slash: the path
  * must name the type exactly as declared (`/Products` names nothing, SPEC 1.3).
  */
 @Injectable()
@@ -59,6 +63,7 @@ export class ResourceGuard implements CanActivate {
     private readonly registry: ResourceRegistry,
     private readonly authenticator: Authenticator,
     private readonly reflector: Reflector,
+    private readonly body: JsonBodyReader,
     @Inject(RESOURCE_KIT_OPTIONS) options: ResolvedKitOptions,
   ) {
     this.prefix = options.basePath.endsWith('/') ? options.basePath.slice(0, -1) : options.basePath;
@@ -79,9 +84,15 @@ export class ResourceGuard implements CanActivate {
     if (isPrivate(definition, operation)) response.set(NO_STORE);
     const level = definition.access.get(operation);
     const [id, relationship] = segments;
-    const admit = (caller: Caller | undefined): true => {
+    const admit = (caller: Caller | undefined): true | Promise<true> => {
       request[CALL] = { service, operation, id, relationship, caller };
-      return true;
+      if (operation === 'create') {
+        // A deprecated creation says so in every answer it gives once admitted (SPEC 1.9).
+        response.set(deprecationHeadersOf(definition));
+      } else if (operation !== 'update') {
+        return true;
+      }
+      return this.body.read(request, response).then(() => true);
     };
     // Without a token the caller is known at once: no promise for Nest to wait on.
     if (request.headers.authorization === undefined) {

@@ -4,9 +4,7 @@ import { assertPermitted } from '../auth/authenticator';
 import { viewOf, type Caller } from '../auth/caller';
 import { isPrivate, NO_STORE } from '../http/cache-control';
 import { notFound } from '../errors/kit.error';
-import { expectAnswer, type Envelope } from '../http/answer';
-import { deprecationHeadersOf } from '../http/deprecation-headers';
-import { JsonBodyReader } from '../http/json-body.reader';
+import { expectAnswer, expectResource, type Envelope } from '../http/answer';
 import { IdempotencyGate } from '../idempotency/idempotency.gate';
 import type { Claim } from '../idempotency/idempotency.store';
 import type { EntityClass, ResourceDefinition } from '../metadata/definition';
@@ -16,24 +14,24 @@ import { parseResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import { serializeResource } from '../serialization/resource.serializer';
 import { assertReferencesVisible } from '../service/input-references';
-import { parseInput } from '../validation/input.parser';
 import type { PathShape } from '../query/query-parameters.parser';
 import type { RequestContext } from '../service/request-context';
 import { ResourceRegistry } from '../service/resource-registry';
 import { queryStringOf } from './resource-path.parser';
 import type { ResourceCall } from './resource.guard';
+import { inputOf, type ResourceData } from './resource-data.decorator';
 import { traced } from './operation.span';
 
 /**
- * The operations of SPEC 1.1, each from a request to its answer as a value: queries and
- * bodies are parsed and validated here, the resource's service does the work. The answer is
- * checked against its declaration when it is written (http/answer.ts), after interceptors.
+ * The operations of SPEC 1.1, each from a request to its answer as a value: queries are parsed
+ * and validated here (a write's `data` arrives checked, from `@ResourceData()`), the
+ * resource's service does the work. The answer is checked against its declaration when it is
+ * written (http/answer.ts), after interceptors.
  */
 @Injectable()
 export class ResourceHandlers {
   constructor(
     private readonly registry: ResourceRegistry,
-    private readonly body: JsonBodyReader,
     private readonly idempotency: IdempotencyGate,
     @Inject(RESOURCE_KIT_OPTIONS) private readonly options: ResolvedKitOptions,
   ) {}
@@ -57,21 +55,23 @@ export class ResourceHandlers {
   }
 
   /**
-   * The body's shape is checked and the `prepareCreate` hook runs before the Idempotency-Key
-   * is looked at, so a repeat passes the same checks (a log-in's throttle and password) as its
+   * The body's shape is checked (by `@ResourceData()`) and the `prepareCreate` hook runs
+   * before the Idempotency-Key is looked at, so a repeat passes the same checks (a log-in's throttle and password) as its
    * original; references are checked after, since a repeat must not be judged against today's
    * data (the checked-out cart items are gone).
    */
-  create(call: ResourceCall, request: Request, response: Response): Promise<Envelope> {
+  create(
+    call: ResourceCall,
+    data: ResourceData,
+    request: Request,
+    response: Response,
+  ): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller }) => {
       const { definition } = service;
       // The creator writes what the row's owner may write (SPEC 1.16).
       const view = viewOf(definition, caller);
-      // A deprecated creation says so in every answer it gives (SPEC 1.9).
-      response.set(deprecationHeadersOf(definition));
-      await this.body.read(request, request.res!);
       const context = contextOf(request, caller);
-      const input = parseInput(request.body, view, 'create');
+      const input = inputOf(call, data);
       const prepared = await service.prepareCreation(input, context);
       const create = async (claim?: Claim): Promise<Envelope> => {
         const claimed = claim ? { ...context, idempotency: claim } : context;
@@ -88,20 +88,19 @@ export class ResourceHandlers {
             );
       // A row the resource's logic gave someone else shows the creator only their own level.
       const shown = viewOf(definition, caller, created.data as Record<string, unknown>);
+      const answer =
+        shown === view ? created : { data: inView(shown, created.data as Record<string, unknown>) };
       // Declared once there is an answer: a failure is the exception filter's to write.
-      expectAnswer(request, { definition: shown, created: true, page: false });
-      return shown === view
-        ? created
-        : { data: inView(shown, created.data as Record<string, unknown>) };
+      expectResource(request, shown, answer.data as Record<string, unknown>, true);
+      return answer;
     });
   }
 
-  update(call: ResourceCall, request: Request): Promise<Envelope> {
+  update(call: ResourceCall, data: ResourceData, request: Request): Promise<Envelope> {
     return this.run(call, request, async ({ service, caller, id }) => {
-      await this.body.read(request, request.res!);
       const context = contextOf(request, caller);
       const view = viewOf(service.definition, caller);
-      const input = parseInput(request.body, view, 'patch', id);
+      const input = inputOf(call, data);
       await assertReferencesVisible(view, input, context, this.registry);
       const entity = await service.update(id!, input, context);
       return this.one(request, view, entity);
@@ -175,8 +174,9 @@ export class ResourceHandlers {
   }
 
   private one(request: Request, definition: ResourceDefinition, entity: object): Envelope {
-    expectAnswer(request, { definition, created: false, page: false });
-    return { data: serializeResource(definition, entity, { created: false }) };
+    const data = serializeResource(definition, entity, { created: false });
+    expectResource(request, definition, data, false);
+    return { data };
   }
 
   private page(request: Request, definition: ResourceDefinition, page: Page<object>): Envelope {

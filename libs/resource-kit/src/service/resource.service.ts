@@ -12,12 +12,12 @@ import type { WriteAction } from './write-listener';
 import { WriteUnits } from './write-units';
 import { TransactionRunner } from '../persistence/transaction.runner';
 import { unsupportedTypeOrmFeatures } from '../persistence/typeorm-features';
+import { viewNameOf, viewOf } from '../auth/caller';
 import { assertIfMatch } from '../conditional/precondition';
 import { isForeignKeyViolation } from '../persistence/database-errors';
 import { deleteRefusal } from './delete-refusal';
 import { ownerPathProblem } from '../metadata/owner-path';
 import { ownerLevelProblem } from '../metadata/views';
-import { viewOf } from '../auth/caller';
 
 /**
  * The behaviour of one resource. Feature teams extend it and override the named hooks;
@@ -228,7 +228,9 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       : [];
     if (!entity) throw notFound(`no ${this.definition.type} with id ${id}`);
     // The ETag the caller was given is of its own view (SPEC 1.16).
-    assertIfMatch(viewOf(this.definition, write.caller), entity, write.ifMatch);
+    const { caller, ifMatch } = write;
+    const view = viewOf(this.definition, caller);
+    assertIfMatch(view, viewNameOf(this.definition, caller), entity, ifMatch);
     return entity;
   }
 

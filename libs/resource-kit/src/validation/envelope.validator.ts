@@ -25,6 +25,16 @@ export function assertValidEnvelope(shape: AnswerShape, body: unknown): void {
   }
 }
 
+/**
+ * The least of the check, kept when the output check is off: an answer that is not an object
+ * (an interceptor's string or `null`) is never sent as a resource route's answer.
+ */
+export function assertEnvelopeObject(shape: AnswerShape, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new OutputValidationError(shape.definition.type, ['/ is not an object']);
+  }
+}
+
 function envelopeProblem(body: unknown, page: boolean): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return '/ is not an object';

@@ -12,7 +12,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PrototypedExpressAdapter } from './express-adapter';
+import { ResourceKitAdapter } from './resource-kit.adapter';
 
 @Controller('echo')
 class EchoController {
@@ -51,23 +51,25 @@ async function bornOnExpress(
   }
 }
 
-describe('PrototypedExpressAdapter', () => {
+describe('ResourceKitAdapter with prototypedServer', () => {
   it("builds requests and responses on Express's prototypes, which Express then serves", async () => {
-    const { born, body } = await bornOnExpress(new PrototypedExpressAdapter());
+    const { born, body } = await bornOnExpress(new ResourceKitAdapter({ prototypedServer: true }));
     expect(born).toEqual([true, true]);
     expect(body).toEqual({ path: '/echo', locals: 'object' });
   });
 
   it('leaves Nest its own server when Nest tracks the connections on it', async () => {
-    const adapter = new PrototypedExpressAdapter();
+    const adapter = new ResourceKitAdapter({ prototypedServer: true });
     const { born, body } = await bornOnExpress(adapter, { forceCloseConnections: true });
     expect(born).toEqual([false, false]);
     expect(body).toEqual({ path: '/echo', locals: 'object' });
   });
 
-  it("differs from Nest's own adapter, whose objects Express has to switch", async () => {
-    const { born, body } = await bornOnExpress(new ExpressAdapter());
-    expect(born).toEqual([false, false]);
-    expect(body).toEqual({ path: '/echo', locals: 'object' });
+  it("leaves Express to switch them without the option, as Nest's own adapter does", async () => {
+    for (const adapter of [new ResourceKitAdapter(), new ExpressAdapter()]) {
+      const { born, body } = await bornOnExpress(adapter);
+      expect(born).toEqual([false, false]);
+      expect(body).toEqual({ path: '/echo', locals: 'object' });
+    }
   });
 });
