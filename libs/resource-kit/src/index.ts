@@ -20,7 +20,6 @@ export type { PolymorphicReference } from './decorators/polymorphic.decorator';
 
 export { ResourceService } from './service/resource.service';
 export { ResourceRegistry } from './service/resource-registry';
-export { resourceRouteOf } from './controller/resource.guard';
 export { ResourceController } from './controller/resource.controller';
 export { Override } from './controller/operation';
 export { ResourceData } from './controller/resource-data.decorator';

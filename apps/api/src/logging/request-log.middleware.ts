@@ -1,4 +1,4 @@
-import { resourceRouteOf, type Caller } from '@app/resource-kit';
+import type { Caller } from '@app/resource-kit';
 import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -7,13 +7,9 @@ import { currentRequestId } from './app-logger';
 // A client's id is kept only if it is short and printable, so it cannot forge log content.
 const ACCEPTABLE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 
-/** The route template of a resource or of a Nest route; one label for everything else. */
+/** The route template of a Nest route, resources' included (`/products/:id`); one label for everything else. */
 export function routeOf(request: Request): string {
-  return (
-    resourceRouteOf(request) ??
-    (request.route as { path?: string } | undefined)?.path ??
-    'unmatched'
-  );
+  return (request.route as { path?: string } | undefined)?.path ?? 'unmatched';
 }
 
 const REQUEST = Symbol('request-log');

@@ -24,18 +24,9 @@ export interface ResourceCall {
   readonly caller?: Caller;
 }
 
-/** A resource's path (`/products`) and its route template for each path shape. */
-type ResourcePaths = Readonly<Record<OperationRoute['shape'] | 'base', string>>;
-
 const CALL = Symbol('resource-kit:call');
-const ROUTE = Symbol('resource-kit:route');
 
-type ResourceRequest = Request & { [CALL]?: ResourceCall; [ROUTE]?: string };
-
-/** The route template a resource request was served under (`/products/:id`), for logs and metrics. */
-export function resourceRouteOf(request: Request): string | undefined {
-  return (request as ResourceRequest)[ROUTE];
-}
+type ResourceRequest = Request & { [CALL]?: ResourceCall };
 
 /** The call the guard admitted; the resource controller answers it. */
 export function resourceCallOf(request: Request): ResourceCall {
@@ -57,7 +48,7 @@ export function resourceCallOf(request: Request): ResourceCall {
 @Injectable()
 export class ResourceGuard implements CanActivate {
   private readonly prefix: string;
-  private readonly paths = new Map<string, ResourcePaths>();
+  private readonly bases = new Map<string, string>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -75,12 +66,10 @@ export class ResourceGuard implements CanActivate {
     const response = http.getResponse<Response>();
     const type = this.reflector.get<string>(RESOURCE_ROUTE, context.getClass());
     const route = this.reflector.get(ResourceOperation, context.getHandler());
-    const paths = this.pathsOf(type);
-    const segments = segmentsOf(request, paths.base, route);
+    const segments = segmentsOf(request, this.baseOf(type), route);
     const service = this.registry.serviceOfType(type)!;
     const { definition } = service;
     const operation = operationOfRoute(definition, route, request.method);
-    request[ROUTE] = paths[route.shape];
     if (isPrivate(definition, operation)) response.set(NO_STORE);
     const level = definition.access.get(operation);
     const [id, relationship] = segments;
@@ -102,17 +91,14 @@ export class ResourceGuard implements CanActivate {
     return this.authenticator.callerOf(request, level).then(admit);
   }
 
-  // Made once per resource: a string built per request would be hashed anew by each map that
-  // reads it (the metrics' series by route, for one).
-  private pathsOf(type: string): ResourcePaths {
-    let paths = this.paths.get(type);
-    if (!paths) {
-      const base = `${this.prefix}/${type}`;
-      const item = `${base}/:id`;
-      paths = { base, collection: base, item, relationship: `${item}/:relationship` };
-      this.paths.set(type, paths);
+  // A resource's path (`/products`), made once per resource.
+  private baseOf(type: string): string {
+    let base = this.bases.get(type);
+    if (!base) {
+      base = `${this.prefix}/${type}`;
+      this.bases.set(type, base);
     }
-    return paths;
+    return base;
   }
 }
 

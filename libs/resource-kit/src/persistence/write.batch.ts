@@ -29,6 +29,11 @@ export class WriteBatch {
     this.pending.push(statement);
   }
 
+  /** A created row's INSERT: before the rows its hooks recorded, which may refer to it. */
+  addFirst(statement: PendingStatement): void {
+    this.pending.unshift(statement);
+  }
+
   async flush(manager: EntityManager): Promise<void> {
     const statements = this.pending.splice(0);
     if (!this.combine) {

@@ -1,14 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { ADMIN_ROLE, mayUse, type Caller } from '../auth/caller';
+import { ADMIN_ROLE } from '../auth/caller';
 import { isStorableId, type ResourceEntity } from '../decorators/resource-entity';
 import { invalidInput, notFound } from '../errors/kit.error';
-import type {
-  AccessLevel,
-  EntityClass,
-  Operation,
-  ResourceDefinition,
-} from '../metadata/definition';
+import type { EntityClass, Operation, ResourceDefinition } from '../metadata/definition';
 import { CostlyQueries, SearchOverBudget, type CostlyRead } from '../persistence/costly-queries';
 import {
   IndexBacking,
@@ -26,8 +21,7 @@ import type { ResourceQuery } from '../query/query-parameters.parser';
 import { RESOURCE_KIT_OPTIONS, type ResolvedKitOptions } from '../resource-kit.options';
 import type { RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
-
-const isRead = (operation: Operation): boolean => operation === 'read' || operation === 'list';
+import { ownedBy, ownRows, readableRows, tenantRows, type ResourceOf } from './row-access';
 
 // The substrings a query searches for, in its `contains` conditions.
 const searchedValues = (filters: readonly FilterCondition[]): string[] =>
@@ -61,8 +55,8 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
   @Optional() @Inject(READ_REPLICAS) private readonly replicas?: ReadReplicas;
   private compiledTable?: ResourceTable<T>;
   private backing?: IndexBacking;
-  private ownerPath?: readonly string[];
   private ownerIndexed?: boolean;
+  private readonly resourceOf: ResourceOf = (entity) => this.registry.serviceOf(entity);
 
   /** Narrows every read to the rows the caller may see, in SQL. */
   protected scope(query: SelectQueryBuilder<T>, _context: RequestContext): SelectQueryBuilder<T> {
@@ -205,8 +199,15 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
       this.scoped(context, manager),
       replica && { primary: this.dataSource.manager, replicas: this.replicas! },
     );
-    this.tenantRows(selection, context.caller, operation);
-    this.ownRows(selection, context.caller, this.definition.access.get(operation));
+    const { caller } = context;
+    tenantRows(selection, this.definition, caller, operation);
+    ownRows(
+      selection,
+      this.definition,
+      caller,
+      this.definition.access.get(operation),
+      this.resourceOf,
+    );
     return selection;
   }
 
@@ -220,45 +221,12 @@ export abstract class ResourceReads<T extends ResourceEntity = ResourceEntity> {
         `${parameter}: ${this.definition.type} narrows its rows in code, so no filter goes through it`,
       ]);
     }
-    const { access } = this.definition;
-    const level = access.get('read') ?? access.get('list');
-    if (!mayUse(level, context.caller)) return void rows.none();
-    this.tenantRows(rows, context.caller, 'read');
-    this.ownRows(rows, context.caller, level);
-  }
-
-  // A tenant-scoped resource's rows of the caller's tenant only; all for a cross-tenant
-  // operator, none for a caller without a tenant (SPEC 1.15). An inherited one's rows of no
-  // tenant are those of callers without a tenant, and read by a tenant's callers only where
-  // the resource declares them readable: a tenant never changes them.
-  private tenantRows(rows: Conditions, caller: Caller | undefined, operation: Operation): void {
-    const { tenant, tenantlessRows } = this.definition;
-    if (!tenant || caller?.tenant === null) return;
-    if (caller?.tenant === undefined) {
-      if (tenant === 'inherited') rows.empty('tenantId');
-      else rows.none();
-    } else if (tenant === 'inherited' && tenantlessRows === 'readable' && isRead(operation)) {
-      rows.equalsOrEmpty('tenantId', caller.tenant);
-    } else rows.equals('tenantId', caller.tenant);
+    readableRows(rows, this.definition, context.caller, this.resourceOf);
   }
 
   /** Rows of this resource whose owner, at the end of `path` (its `owner`), is `userId`. */
   ownedBy(rows: Conditions, path: readonly string[], userId: string | null): void {
-    const [property, ...rest] = path;
-    if (rest.length === 0) return void rows.equals(property, userId);
-    const reference = this.definition.attributes.find((a) => a.property === property)?.reference;
-    const parent = this.registry.serviceOf(reference!.target());
-    rows.related({ table: parent.table, near: property, far: 'id' }, (related) =>
-      parent.ownedBy(related, rest, userId),
-    );
-  }
-
-  // The declared owner's rows only, unless the operation is public or the caller an administrator.
-  private ownRows(rows: Conditions, caller: Caller | undefined, level?: AccessLevel): void {
-    const { owner } = this.definition;
-    if (!owner || level === 'public' || caller?.role === ADMIN_ROLE) return;
-    this.ownerPath ??= owner.split('.');
-    this.ownedBy(rows, this.ownerPath, caller?.id ?? null);
+    ownedBy(rows, this.definition, path, userId, this.resourceOf);
   }
 
   /**

@@ -133,7 +133,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       );
       await this.beforeCreate(entity, write);
       if (this.readsAfterWrite()) await this.table.writes.insert(write.manager, entity);
-      else batch.add(this.table.writes.insertion(entity));
+      else batch.addFirst(this.table.writes.insertion(entity));
       await this.written(entity, 'created', write, batch);
       await this.writes.remember(this.definition, entity, write);
       return entity;

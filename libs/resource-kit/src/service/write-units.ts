@@ -77,29 +77,13 @@ export class WriteUnits {
     });
   }
 
-  // The rows a conditional record needs: each member equal to its value; `[null, value]`
-  // equal to it or empty, `[null]` empty.
   private matching({ exists, where }: RecordCondition): Conditions {
-    const rows = new Conditions(this.registry.tableOf(exists));
-    for (const [property, wanted] of Object.entries(where)) {
-      if (!Array.isArray(wanted)) rows.equals(property, wanted);
-      else if (wanted.length === 1 && wanted[0] === null) rows.empty(property);
-      else if (wanted.length === 2 && wanted[0] === null) rows.equalsOrEmpty(property, wanted[1]);
-      else throw new Error(`record: ${property} takes a value, [null, value] or [null]`);
-    }
-    return rows;
+    return recordedOnlyIf(new Conditions(this.registry.tableOf(exists)), where);
   }
 
   // What a tenant-scoped write records into a tenant-scoped table (an event) is of its tenant.
   private inTenant(write: WriteContext, tenant: string | undefined): WriteContext {
-    if (tenant === undefined) return write;
-    const record = (entity: EntityClass, row: object, onlyIf?: RecordCondition) =>
-      write.record(
-        entity,
-        this.registry.isTenantScoped(entity) ? Object.assign(row, { tenantId: tenant }) : row,
-        onlyIf,
-      );
-    return { ...write, record };
+    return recordingInTenant(write, tenant, (entity) => this.registry.isTenantScoped(entity));
   }
 
   /** With an Idempotency-Key, the create's answer is stored in its own transaction. */
@@ -140,6 +124,36 @@ export class WriteUnits {
     }
     return this.listener ?? undefined;
   }
+}
+
+/**
+ * The rows a conditional record needs (`write.record(..., { exists, where })`): each member
+ * equal to its value; `[null, value]` equal to it or empty, `[null]` empty.
+ */
+export function recordedOnlyIf(rows: Conditions, where: RecordCondition['where']): Conditions {
+  for (const [property, wanted] of Object.entries(where)) {
+    if (!Array.isArray(wanted)) rows.equals(property, wanted);
+    else if (wanted.length === 1 && wanted[0] === null) rows.empty(property);
+    else if (wanted.length === 2 && wanted[0] === null) rows.equalsOrEmpty(property, wanted[1]);
+    else throw new Error(`record: ${property} takes a value, [null, value] or [null]`);
+  }
+  return rows;
+}
+
+/** `write` whose records into tenant-scoped tables are of `tenant`, when the write has one. */
+export function recordingInTenant(
+  write: WriteContext,
+  tenant: string | undefined,
+  isTenantScoped: (entity: EntityClass) => boolean,
+): WriteContext {
+  if (tenant === undefined) return write;
+  const record = (entity: EntityClass, row: object, onlyIf?: RecordCondition) =>
+    write.record(
+      entity,
+      isTenantScoped(entity) ? Object.assign(row, { tenantId: tenant }) : row,
+      onlyIf,
+    );
+  return { ...write, record };
 }
 
 function expiresWithOf(definition: ResourceDefinition): string | undefined {

@@ -5,7 +5,6 @@ import {
   newRow,
   ResourceInput,
   ResourceService,
-  WriteAction,
   WriteContext,
 } from '@app/resource-kit';
 import { EntityManager, In } from 'typeorm';
@@ -22,9 +21,6 @@ import { Order } from './order.entity';
  */
 @Injectable()
 export class OrdersService extends ResourceService<Order> {
-  // The lines of an order being created, written once the order row exists (foreign key).
-  private readonly pendingLines = new WeakMap<Order, OrderItem[]>();
-
   protected override async beforeCreate(order: Order, write: WriteContext): Promise<void> {
     assertNotInThePast(order.requestedDeliveryDate);
     const { manager } = write;
@@ -34,7 +30,8 @@ export class OrdersService extends ResourceService<Order> {
     const cart = await lockCart(manager, this.transactions, cartIds[0]);
     const products = await this.takeStock(manager, items);
     const lines = items.map((item) => this.orderLine(order, item, products.get(item.productId)!));
-    this.pendingLines.set(order, lines);
+    // Inserted with the order, after its row (the kit sends a created row first).
+    for (const line of lines) write.record(OrderItem, line);
     const currencies = new Set([...products.values()].map((product) => product.currency));
     if (currencies.size > 1)
       throw conflict('the items are priced in different currencies; check them out separately');
@@ -46,15 +43,6 @@ export class OrdersService extends ResourceService<Order> {
     });
     await manager.getRepository(CartItem).delete({ id: In(items.map((item) => item.id)) });
     await recalculateCart(manager, cart!.id);
-  }
-
-  protected override async afterWrite(
-    order: Order,
-    action: WriteAction,
-    { manager }: WriteContext,
-  ) {
-    const lines = this.pendingLines.get(order);
-    if (action === 'created' && lines) await manager.getRepository(OrderItem).insert(lines);
   }
 
   protected override async beforeUpdate(
