@@ -6,8 +6,11 @@ import pg from 'pg';
 
 const { Client } = pg;
 
-// TypeORM names the table with its schema when one is configured.
-const insert = new RegExp(`^INSERT INTO ("[^"]+"\\.)?"${process.env.PAUSE_AFTER_COMMIT_OF}"`);
+// TypeORM names the table with its schema when one is configured. A created row goes first in
+// its write's batch: alone, or as the first clause of a WITH that sends the batch at once.
+const insert = new RegExp(
+  `^(WITH w0 AS \\()?INSERT INTO ("[^"]+"\\.)?"${process.env.PAUSE_AFTER_COMMIT_OF}"`,
+);
 const writers = new WeakSet();
 const query = Client.prototype.query;
 
