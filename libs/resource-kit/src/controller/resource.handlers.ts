@@ -56,9 +56,9 @@ export class ResourceHandlers {
 
   /**
    * The body's shape is checked (by `@ResourceData()`) and the `prepareCreate` hook runs
-   * before the Idempotency-Key is looked at, so a repeat passes the same checks (a log-in's throttle and password) as its
-   * original; references are checked after, since a repeat must not be judged against today's
-   * data (the checked-out cart items are gone).
+   * before the Idempotency-Key is looked at, so a repeat passes the same checks (a log-in's
+   * throttle and password) as its original; references are checked after, since a repeat must
+   * not be judged against today's data (the checked-out cart items are gone).
    */
   create(
     call: ResourceCall,
