@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', '**/migrations/**'] },
+  { ignores: ['dist/', 'dist-dev/', 'node_modules/', 'coverage/', 'data/', '**/migrations/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

@@ -1,6 +1,9 @@
-// Four projects in one run: unit specs beside the code, then the end-to-end specs three times,
-// on the embedded SQLite database, on PostgreSQL, and on PostgreSQL through PgBouncer in
-// transaction mode (see test/support/).
+// Five projects in one run: unit specs beside the code; the end-to-end specs three times, on
+// the embedded SQLite database, on PostgreSQL, and on PostgreSQL through PgBouncer in
+// transaction mode (see test/support/); and the tooling specs (test/tooling/: the generator and
+// the test scripts, run as a developer runs them). TEST_PROJECTS=name,... keeps only those
+// projects: the npm scripts select with it, so that a path after `--` stays a path (jest's
+// --selectProjects would take it for one more project name).
 // As in production (main.ts): the process runs in UTC. Workers inherit it.
 process.env.TZ = 'UTC';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest reads this file as CommonJS
@@ -26,6 +29,7 @@ const e2e = (database) => ({
   ...shared,
   displayName: `e2e:${database}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/libs/**/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/tooling/'],
   setupFiles: [...shared.setupFiles, `<rootDir>/test/support/use-${database}.ts`],
 });
 
@@ -44,6 +48,26 @@ const throughPgBouncer = {
   globalTeardown: '<rootDir>/test/support/pgbouncer.global-teardown.ts',
 };
 
+const projects = [
+  { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,clients}/**/*.spec.ts'] },
+  e2e('sqlite'),
+  e2e('postgres'),
+  ...(pgbouncer ? [throughPgBouncer] : []),
+  { ...shared, displayName: 'tooling', testMatch: ['<rootDir>/test/tooling/*.e2e-spec.ts'] },
+];
+
+// TEST_PROJECTS: a comma-separated list of the names above; unset, all of them.
+function selected(names) {
+  if (!names) return projects;
+  const known = ['unit', 'e2e:sqlite', 'e2e:postgres', 'e2e:pgbouncer', 'tooling'];
+  const wanted = names.split(',');
+  const unknown = wanted.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`TEST_PROJECTS: no project ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  return projects.filter((project) => wanted.includes(project.displayName));
+}
+
 /** @type {import('jest').Config} */
 module.exports = {
   // At the end: every spec that skipped tests for want of a program, or skipped them all.
@@ -61,10 +85,9 @@ module.exports = {
   // A global option (projects cannot set it): the e2e specs run real servers, real databases
   // and scrypt, which want room on a busy machine.
   testTimeout: Math.round(30_000 * LOAD),
-  projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,clients}/**/*.spec.ts'] },
-    e2e('sqlite'),
-    e2e('postgres'),
-    ...(pgbouncer ? [throughPgBouncer] : []),
-  ],
+  // The e2e specs mostly wait on servers, databases and processes: more workers than cores keep
+  // the cores busy (jest's default is one fewer than the cores). TEST_WORKERS sets the number.
+  maxWorkers:
+    Number(process.env.TEST_WORKERS) || Math.max(3, Math.ceil(availableParallelism() * 1.5)),
+  projects: selected(process.env.TEST_PROJECTS),
 };

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { startService, SERVICE_MAIN, waitFor } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -43,10 +44,17 @@ describe('service process', () => {
   afterAll(() => database.drop());
 
   it('starts in development, prints its URL and an admin token as plain lines, and exits 0 on SIGTERM', async () => {
-    const service = startService({ NODE_ENV: 'development', ...database.env });
+    const checkout = mkdtempSync(join(tmpdir(), 'checkout-'));
+    const start = () =>
+      startService({ NODE_ENV: 'development', ...database.env }, undefined, checkout);
+    const service = start();
+    let token: string;
     try {
       const port = await service.listening();
-      await waitFor(service.output, /development admin token for this run: [\w-]{43}/);
+      [, token] = await waitFor(
+        service.output,
+        /^STATIC_TOKENS is unset: development admin token \(kept in \.\/data\/development-secrets\.json\): ([\w-]{43})$/m,
+      );
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ data: { status: 'ok' } });
@@ -64,6 +72,22 @@ describe('service process', () => {
       service.child.kill('SIGTERM');
     }
     expect(await service.exit()).toEqual({ code: 0, signal: null });
+
+    // A restart of the same checkout (a save in `npm run dev`): the same token, not printed.
+    const again = start();
+    try {
+      const port = await again.listening();
+      await waitFor(again.output, /^Development admin token: as before, in \.\/data\//m);
+      expect(again.output()).not.toContain(token!);
+      const users = await fetch(`http://127.0.0.1:${port}/users`, {
+        headers: { authorization: `Bearer ${token!}` },
+      });
+      expect(users.status).toBe(200);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exit();
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it('on SIGTERM, finishes the request in flight, then closes and exits 0', async () => {
@@ -133,8 +157,9 @@ describe('service process', () => {
     async (nodeEnv) => {
       const service = startService({ ...nodeEnv, ...database.env });
       expect(await service.exit()).toEqual({ code: 1, signal: null });
-      expect(service.errors()).toBe(
-        'Refusing to start: invalid configuration: JWT_SECRET is required in production (NODE_ENV unset or production)\n',
+      expect(service.errors()).toBe('');
+      expect(refusal(service.output())).toBe(
+        'Refusing to start: invalid configuration: JWT_SECRET is required in production (NODE_ENV unset or production)',
       );
     },
   );
@@ -158,7 +183,11 @@ describe('service process', () => {
     const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
     const failures = records.filter((record) => record.level >= 50);
     expect(failures).toEqual([
-      expect.objectContaining({ msg: expect.stringMatching(/^Refusing to start: .*ECONNREFUSED/) }),
+      expect.objectContaining({
+        msg: expect.stringMatching(
+          /^Refusing to start: cannot use the database at DATABASE_URL \(postgres:\/\/postgres@127\.0\.0\.1:1\/test\): .*ECONNREFUSED/,
+        ),
+      }),
     ]);
   });
 
@@ -193,16 +222,19 @@ describe('service process', () => {
       ...database.env,
     });
     expect(await service.exit()).toEqual({ code: 1, signal: null });
-    expect(service.errors()).toContain('JWT_SECRET looks like a placeholder: use a random value');
-    expect(service.errors()).toContain('METRICS_TOKEN is too uniform to be random');
+    expect(refusal(service.output())).toContain(
+      'JWT_SECRET looks like a placeholder: use a random value',
+    );
+    expect(refusal(service.output())).toContain('METRICS_TOKEN is too uniform to be random');
   });
 
   withOtherNode('refuses to start on an unsupported Node, saying which one it needs', async () => {
     const service = startService({ NODE_ENV: 'test', ...database.env }, [otherNode!, SERVICE_MAIN]);
     expect(await service.exit()).toEqual({ code: 1, signal: null });
-    expect(service.errors()).toContain('the service needs Node.js 24.9 or newer');
-    expect(service.errors()).toContain(`(${otherNode})`);
-    expect(service.errors()).toContain('`npm start`, or `node_modules/.bin/node .`');
+    const line = refusal(service.output());
+    expect(line).toContain('Refusing to start: the service needs Node.js 24.9 or newer');
+    expect(line).toContain(`(${otherNode})`);
+    expect(line).toContain('`npm start`, or `node_modules/.bin/node .`');
   });
 
   it('seeds in production without JWT_SECRET', async () => {
@@ -226,3 +258,12 @@ describe('service process', () => {
     expect(seed.errors()).toMatch(/^Seed failed: .*ECONNREFUSED.*\n$/);
   });
 });
+
+// Outside development a refusal is the one line written, a JSON log line at fatal.
+function refusal(output: string): string {
+  const lines = output.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  const record = JSON.parse(lines[0]) as { level: number; msg: string };
+  expect(record.level).toBe(60);
+  return record.msg;
+}

@@ -133,7 +133,7 @@ describe('webhooks', () => {
 
   // SPEC 1.15: what an administrator of a tenant makes is that tenant's. The shop's products
   // are of no tenant, so every endpoint receives their events (the generator's spec proves
-  // that a tenant's events reach its endpoints alone, test/generator.e2e-spec.ts).
+  // that a tenant's events reach its endpoints alone, test/tooling/generator.e2e-spec.ts).
   it("keeps a tenant's endpoint and its deliveries to that tenant, and gives it the shop's events", async () => {
     const service = await start({ STATIC_TOKENS: TENANT_TOKENS });
     const receiver = new WebhookReceiver();

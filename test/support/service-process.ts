@@ -18,12 +18,17 @@ export interface ServiceProcess {
   exit: () => Promise<{ code: number | null; signal: string | null }>;
 }
 
-/** Starts `node <main>` (or another command) with only PATH from the test's environment. */
+/**
+ * Starts `node <main>` (or another command) with only PATH from the test's environment, in
+ * `cwd` (where development keeps its secrets; by default this process's own).
+ */
 export function startService(
   env: Record<string, string>,
   command: readonly string[] = [process.execPath, SERVICE_MAIN],
+  cwd?: string,
 ): ServiceProcess {
   const child = spawn(command[0], command.slice(1), {
+    cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,9 +13,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.factory';
 import { AppConfig, loadConfig } from './config/app-config';
 import { seedDemoCatalog } from './database/demo-catalog';
-import { exitWithOneLine, reasonOf } from './lifecycle/exit';
-import { ConfigurationError } from './config/environment';
-import { createLogger } from './logging/app-logger';
+import { DriftedResources, driftLines, driftOf, driftRefusal } from './database/schema-drift';
+import { developmentSecrets, DEVELOPMENT_SECRETS_FILE } from './config/development-secrets';
+import { reasonOf } from './lifecycle/exit';
+import { refuseToStart } from './lifecycle/refuse-to-start';
 import { HttpDrain } from './lifecycle/http-drain';
 import { stopTracing } from './telemetry/tracing';
 
@@ -23,31 +24,46 @@ import { stopTracing } from './telemetry/tracing';
 const CLOSE_MS = 2_000;
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const kept = process.env.NODE_ENV === 'development' ? developmentSecrets() : undefined;
+  const config = loadConfig(process.env, kept);
   const app = await createApp(config);
   const drain = new HttpDrain(app.getHttpServer() as Server);
   app.use(drain.admit);
+  const drifted = new DriftedResources(config.basePath);
+  if (config.nodeEnv === 'development') app.use(drifted.answer);
   await app.init();
+  const drift = await driftOf(app);
+  if (drift.length > 0 && config.nodeEnv !== 'development') throw new Error(driftRefusal(drift));
+  drifted.add(drift);
   // Development starts with something to browse.
-  const seeded = config.nodeEnv === 'development' ? await seedDemoCatalog(app) : 0;
+  const seeded =
+    config.nodeEnv === 'development' && drift.length === 0 ? await seedDemoCatalog(app) : 0;
   await app.listen(config.port);
   stopOnSignals(app, drain, config.shutdownGraceMs);
-  announce(app, config, seeded);
+  announce(app, config, [
+    ...(seeded > 0 ? [`Loaded ${seeded} demo products`] : []),
+    ...adminTokenLines(config, kept?.created ?? false),
+    ...driftLines(drift),
+  ]);
 }
 
 // Development prints plain lines for the person at the terminal; elsewhere one JSON log line.
-function announce(app: INestApplication, config: AppConfig, seeded: number): void {
+function announce(app: INestApplication, config: AppConfig, development: string[]): void {
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   const listening = `Listening on http://localhost:${port}${config.basePath} (${config.database.type}, ${config.nodeEnv})`;
   if (config.nodeEnv !== 'development') return new Logger('Bootstrap').log(listening);
-  const lines = [listening];
-  if (seeded > 0) lines.push(`Loaded ${seeded} demo products`);
-  if (config.generatedAdminToken) {
-    lines.push(
-      `STATIC_TOKENS is unset: development admin token for this run: ${config.generatedAdminToken}`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${[listening, ...development].join('\n')}\n`);
+}
+
+// The token in full once, when it is made: it stays the same across restarts of this checkout.
+function adminTokenLines(config: AppConfig, made: boolean): string[] {
+  const token = config.generatedAdminToken;
+  if (!token) return [];
+  return made
+    ? [
+        `STATIC_TOKENS is unset: development admin token (kept in ${DEVELOPMENT_SECRETS_FILE}): ${token}`,
+      ]
+    : [`Development admin token: as before, in ${DEVELOPMENT_SECRETS_FILE}`];
 }
 
 // SIGTERM or SIGINT: drain HTTP within the grace period, close the database, exit 0.
@@ -71,10 +87,6 @@ function stopOnSignals(app: INestApplication, drain: HttpDrain, graceMs: number)
   }
 }
 
-// A configuration refused before there is a logger: one plain line on standard error. Any
-// later failure (the database unreachable, a refused declaration): one JSON line, its cause.
-main().catch((error: unknown) => {
-  if (error instanceof ConfigurationError) exitWithOneLine('Refusing to start', error);
-  createLogger('info').fatal(`Refusing to start: ${reasonOf(error)}`);
-  process.exit(1);
-});
+// A refused configuration, the database unreachable, a refused declaration: one line, its
+// cause, naming the setting to fix.
+main().catch((error: unknown) => refuseToStart(reasonOf(error)));

@@ -53,6 +53,7 @@ export {
   searchIndexMigration,
   type SearchIndex,
 } from './persistence/search-indexes';
+export { schemaDrift, type SchemaDrift } from './persistence/schema-drift';
 export { READ_REPLICAS, type ReadReplicas } from './persistence/read-replicas';
 export { serializeResource } from './serialization/resource.serializer';
 export type { WireResource } from './serialization/resource.serializer';

@@ -276,6 +276,16 @@ describe('loadConfig', () => {
     expect(config.jwtSecret).not.toBe(loadConfig({ NODE_ENV: 'development' }).jwtSecret);
   });
 
+  it('takes the secrets development keeps across restarts, and only in development', () => {
+    const kept = { jwtSecret: 'k'.repeat(43), adminToken: 't'.repeat(43) };
+    const config = loadConfig({ NODE_ENV: 'development' }, kept);
+    expect(config.jwtSecret).toBe(kept.jwtSecret);
+    expect(config.generatedAdminToken).toBe(kept.adminToken);
+    const set = loadConfig({ NODE_ENV: 'development', JWT_SECRET: 's'.repeat(43) }, kept);
+    expect(set.jwtSecret).toBe('s'.repeat(43));
+    expect(loadConfig({ NODE_ENV: 'test' }, kept).jwtSecret).not.toBe(kept.jwtSecret);
+  });
+
   it('parses STATIC_TOKENS', () => {
     const tokens = [
       { token: 'a'.repeat(20), email: 'ops@example.com', name: 'Ops', role: 'admin' },

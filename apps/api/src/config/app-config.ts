@@ -1,5 +1,6 @@
-import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { JwtOptions } from '@app/resource-kit';
+import { DevelopmentSecrets, randomSecret } from './development-secrets';
 import { ConfigurationError, Environment, parseEnvironment } from './environment';
 import { parseOrigins, parseTrustProxy } from './http-edges.validators';
 import { secretFromPrivateKey, weakSecretProblem } from './secrets';
@@ -117,8 +118,15 @@ export interface AppConfig {
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-/** Reads the environment; throws ConfigurationError listing every problem. */
-export function loadConfig(raw: Record<string, string | undefined> = process.env): AppConfig {
+/**
+ * Reads the environment; throws ConfigurationError listing every problem. In development,
+ * `kept` fills a missing JWT_SECRET and the admin token (see development-secrets.ts); without
+ * it they are generated for this process alone.
+ */
+export function loadConfig(
+  raw: Record<string, string | undefined> = process.env,
+  kept?: Omit<DevelopmentSecrets, 'created'>,
+): AppConfig {
   const env = parseEnvironment(raw);
   const { tokens, problems } = env.STATIC_TOKENS
     ? parseStaticTokens(env.STATIC_TOKENS)
@@ -126,11 +134,14 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   problems.push(...productionProblems(env, tokens));
   if (problems.length > 0) throw new ConfigurationError(problems);
 
-  const jwt = jwtOptions(env, env.JWT_SECRET ?? randomSecret());
+  const development = env.NODE_ENV === 'development' ? kept : undefined;
+  const jwt = jwtOptions(env, env.JWT_SECRET ?? development?.jwtSecret ?? randomSecret());
   const jwtSecret =
     env.JWT_SECRET ?? ('privateKey' in jwt ? secretFromPrivateKey(jwt.privateKey) : jwt.secret);
   const generatedAdminToken =
-    env.NODE_ENV === 'development' && !env.STATIC_TOKENS ? randomSecret() : undefined;
+    env.NODE_ENV === 'development' && !env.STATIC_TOKENS
+      ? (development?.adminToken ?? randomSecret())
+      : undefined;
   return Object.freeze({
     nodeEnv: env.NODE_ENV,
     port: env.PORT,
@@ -291,8 +302,4 @@ function developmentAdmin(token: string): StaticToken {
     name: 'Development administrator',
     role: 'admin' as const,
   });
-}
-
-function randomSecret(): string {
-  return randomBytes(32).toString('base64url');
 }

@@ -18,6 +18,8 @@ import { IsOriginList, IsTrustProxy } from './http-edges.validators';
 
 // With stopAtFirstError, the decorator nearest the property is checked first.
 
+/** Where the embedded database lives unless SQLITE_PATH says otherwise. */
+export const DEFAULT_SQLITE_PATH = './data/api.sqlite';
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const JWT_ALGORITHMS = ['HS256', 'RS256', 'ES256'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,7 +61,7 @@ export class Environment {
 
   @IsString()
   @MinLength(1)
-  SQLITE_PATH = './data/api.sqlite';
+  SQLITE_PATH = DEFAULT_SQLITE_PATH;
 
   @Matches(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/, {
     message: 'API_BASE_PATH must start with "/" and hold only URL path segments, e.g. /api',

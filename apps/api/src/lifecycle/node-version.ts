@@ -12,7 +12,7 @@ export function isSupportedNode(version: string): boolean {
 /** What an operator who started the service on the wrong Node reads. */
 export function unsupportedNodeMessage(version: string, executable: string): string {
   return [
-    `Refusing to start: the service needs Node.js ${MINIMUM_NODE.join('.')} or newer;`,
+    `the service needs Node.js ${MINIMUM_NODE.join('.')} or newer;`,
     `this is Node.js ${version} (${executable}).`,
     'Run it on the Node the project installs: `npm start`, or `node_modules/.bin/node .`',
     'from the project folder (see README.md, "Toolchain").',

@@ -1,25 +1,23 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { startService } from './support/service-process';
-import { createTestDatabase } from './support/test-database';
+import { startService } from '../support/service-process';
+import { createTestDatabase } from '../support/test-database';
 import {
   ADMIN_TOKEN,
   CROSS_TENANT_TOKEN,
   OTHER_TENANT_ADMIN_TOKEN,
   TENANT_TOKENS,
-} from './support/shop-client';
-import { WebhookReceiver } from './support/webhook-receiver';
+} from '../support/shop-client';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { developerEnvironment, repositoryCopy } from '../support/repository-copy';
 
-const ROOT = join(__dirname, '..');
-// What a clean clone has not: installed packages (linked instead), build output, history.
-const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data']);
 // The most common customer-facing shape: public to read, written by its author, with an
 // indexed and a searchable attribute. Named so that no resource of the shop's own (a team's
 // `reviews`, say) is in its way.
@@ -54,21 +52,14 @@ const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 // Where no database server listens: the generator needs none.
 const NO_SERVER = 'postgres://postgres@127.0.0.1:1/none';
 
-// The generator runs once, in a copy of the repository, and checks both engines itself: the
-// SQLite project runs this spec, the PostgreSQL project skips it.
-const once = process.env.TEST_DATABASE === 'sqlite' ? describe : describe.skip;
-
-once('npm run generate:resource', () => {
+// The generator runs in a copy of the repository, and checks both engines itself.
+describe('npm run generate:resource', () => {
   let copy: string;
   // Generating, building, linting and two jest runs take minutes on a busy machine.
   jest.setTimeout(15 * 60_000);
 
   // As a developer runs it: none of this jest run's own variables.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !['TEST_DATABASE', 'JEST_WORKER_ID'].includes(name),
-    ),
-  );
+  const env = developerEnvironment();
   const run = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
     promisify(execFile)(command, args, {
       cwd: copy,
@@ -82,9 +73,7 @@ once('npm run generate:resource', () => {
     });
 
   beforeAll(async () => {
-    copy = mkdtempSync(join(tmpdir(), 'generator-'));
-    cpSync(ROOT, copy, { recursive: true, filter: (path) => !NOT_COPIED.has(relativeTop(path)) });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    copy = repositoryCopy('generator-');
     await generate(RESOURCE);
     await generate(THROUGH_PARENT);
     await generate(TENANT_SCOPED);
@@ -114,15 +103,13 @@ once('npm run generate:resource', () => {
       '--experimental-vm-modules',
       '--disable-warning=ExperimentalWarning',
       join('node_modules', 'jest', 'bin', 'jest.js'),
-      '--selectProjects',
-      'unit',
-      'e2e:sqlite',
-      'e2e:postgres',
       '--testPathPatterns',
       'test/(probe-reviews|probe-review-replies|probe-notes|migrations|declarations|openapi)\\.e2e-spec\\.ts|clients/typescript/client\\.spec\\.ts',
       '--maxWorkers=1',
     ];
-    const { stderr } = await run(process.execPath, jest);
+    const { stderr } = await run(process.execPath, jest, {
+      TEST_PROJECTS: 'unit,e2e:sqlite,e2e:postgres',
+    });
     // The committed client's check among them: the generator regenerated it.
     expect(stderr).toMatch(/Test Suites: 13 passed, 13 total/);
   });
@@ -273,8 +260,4 @@ once('npm run generate:resource', () => {
     const { stdout } = await run('git', ['status', '--porcelain']);
     expect(stdout).toBe('');
   });
-
-  function relativeTop(path: string): string {
-    return path.slice(ROOT.length + 1).split('/')[0];
-  }
 });
