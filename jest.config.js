@@ -1,7 +1,7 @@
 // Five projects in one run: unit specs beside the code; the end-to-end specs three times, on
 // the embedded SQLite database, on PostgreSQL, and on PostgreSQL through PgBouncer in
-// transaction mode (see test/support/); and the tooling specs (test/tooling/: the generator and
-// the test scripts, run as a developer runs them). TEST_PROJECTS=name,... keeps only those
+// transaction mode (see test/support/); and the tooling specs (test/tooling/: the generator,
+// `npm run dev` and the test scripts, run as a developer runs them). TEST_PROJECTS=name,... keeps only those
 // projects: the npm scripts select with it, so that a path after `--` stays a path (jest's
 // --selectProjects would take it for one more project name).
 // As in production (main.ts): the process runs in UTC. Workers inherit it.
