@@ -11,8 +11,19 @@ const { existsSync } = require('node:fs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const { availableParallelism, loadavg } = require('node:os');
 
-// As test/support/machine-load.ts: limits stretch with the machine's load (at most 4x).
-const LOAD = Math.min(4, Math.max(1, loadavg()[0] / availableParallelism()));
+// Spec files at a time: the e2e specs mostly wait on servers, databases and processes, so more
+// workers than cores keep the cores busy (jest's default is one fewer than the cores).
+const WORKERS =
+  Number(process.env.TEST_WORKERS) || Math.max(3, Math.ceil(availableParallelism() * 1.5));
+// The workers read it (test/support/machine-load.ts): the load the suite makes itself counts from
+// its first spec, before the load average shows it.
+process.env.TEST_WORKERS = String(WORKERS);
+// As test/support/machine-load.ts: limits stretch with the machine's load (at most 4x), at least
+// by the suite's own (a busy process per worker, and the servers they start).
+const LOAD = Math.min(
+  4,
+  Math.max(1, loadavg()[0] / availableParallelism(), (WORKERS + 1) / availableParallelism()),
+);
 
 const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -85,9 +96,6 @@ module.exports = {
   // A global option (projects cannot set it): the e2e specs run real servers, real databases
   // and scrypt, which want room on a busy machine.
   testTimeout: Math.round(30_000 * LOAD),
-  // The e2e specs mostly wait on servers, databases and processes: more workers than cores keep
-  // the cores busy (jest's default is one fewer than the cores). TEST_WORKERS sets the number.
-  maxWorkers:
-    Number(process.env.TEST_WORKERS) || Math.max(3, Math.ceil(availableParallelism() * 1.5)),
+  maxWorkers: WORKERS,
   projects: selected(process.env.TEST_PROJECTS),
 };

@@ -19,7 +19,13 @@ export function repositoryCopy(prefix: string): string {
 }
 
 // What jest sets in its workers (NODE_ENV=test among them), which a developer's shell has not.
-const JEST_VARIABLES = ['TEST_DATABASE', 'TEST_PROJECTS', 'JEST_WORKER_ID', 'NODE_ENV'];
+const JEST_VARIABLES = [
+  'TEST_DATABASE',
+  'TEST_PROJECTS',
+  'TEST_WORKERS',
+  'JEST_WORKER_ID',
+  'NODE_ENV',
+];
 
 /** The environment a developer's shell has: none of the jest run's own variables. */
 export function developerEnvironment(): NodeJS.ProcessEnv {
