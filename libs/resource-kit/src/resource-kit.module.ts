@@ -16,6 +16,7 @@ import { SqliteFunctions } from './persistence/sqlite-functions';
 import { CostlyQueries } from './persistence/costly-queries';
 import { TrigramWords } from './persistence/trigram-words';
 import { WriteUnits } from './service/write-units';
+import { WriteReactions } from './service/write-reactions';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './service/resource-reads';
 import { UnroutedResponder } from './http/unrouted.responder';
@@ -94,6 +95,7 @@ export class ResourceKitModule implements NestModule {
         CostlyQueries,
         TrigramWords,
         WriteUnits,
+        WriteReactions,
         SqliteFunctions,
         JsonBodyReader,
         UnroutedResponder,

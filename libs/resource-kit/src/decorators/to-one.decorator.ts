@@ -1,6 +1,7 @@
 import { Column, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { ID_COLUMN, type EntityClass } from '../metadata/definition';
 import { snakeCase } from '../metadata/naming';
+import { declareInverse } from '../metadata/inverse-relationships';
 import { recordMember } from '../metadata/member-declarations';
 
 export interface ToOneOptions {
@@ -14,6 +15,12 @@ export interface ToOneOptions {
   onDelete?: 'CASCADE' | 'RESTRICT' | 'SET NULL';
   /** `false` for a reference without a foreign key (the target may go, the id stays). */
   foreignKey?: boolean;
+  /**
+   * The to-many side on the target, declared here by the resource that holds the key:
+   * `{ name: 'orders' }` on an order's `userId` serves GET /users/{id}/orders, its filters and
+   * ownership paths, as a `toMany` entry on users would, without users importing orders.
+   */
+  inverse?: { name: string; description?: string };
 }
 
 /**
@@ -51,5 +58,9 @@ export function ToOne(target: () => EntityClass, options: ToOneOptions = {}): Pr
       createForeignKeyConstraints: options.foreignKey ?? true,
     })(prototype, relationship);
     JoinColumn({ name })(prototype, relationship);
+    if (options.inverse) {
+      const source = (prototype as { constructor: EntityClass }).constructor;
+      declareInverse({ ...options.inverse, target, source, inverse: idProperty });
+    }
   };
 }

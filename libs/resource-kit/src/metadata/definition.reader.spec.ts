@@ -109,6 +109,38 @@ describe('readResourceDefinition', () => {
     expect(readResourceDefinition(Cart).toMany.size).toBe(0);
   });
 
+  it('adds the to-many sides that resources holding the key declare, read on first use', () => {
+    @Resource({ type: 'shelves', access: { read: 'public' }, toMany: {} })
+    class Shelf extends ResourceEntity {}
+    // Read before the declaring class exists, as a controller reads its resource's type.
+    const shelves = readResourceDefinition(Shelf);
+    @Resource({ type: 'books', access: { read: 'public' } })
+    class Book extends ResourceEntity {
+      @ToOne(() => Shelf, { inverse: { name: 'books', description: 'On the shelf' } })
+      shelfId!: string;
+    }
+    const books = shelves.toMany.get('books');
+    expect(books).toMatchObject({ name: 'books', inverse: 'shelfId', description: 'On the shelf' });
+    expect(books?.target()).toBe(Book);
+  });
+
+  it('refuses a to-many name declared both by the resource and by one holding the key', () => {
+    @Resource({
+      type: 'racks',
+      access: { read: 'public' },
+      toMany: { boxes: { target: () => Box, inverse: 'rackId' } },
+    })
+    class Rack extends ResourceEntity {}
+    @Resource({ type: 'boxes', access: { read: 'public' } })
+    class Box extends ResourceEntity {
+      @ToOne(() => Rack, { inverse: { name: 'boxes' } })
+      rackId!: string;
+    }
+    expect(() => readResourceDefinition(Rack).toMany).toThrow(
+      'Rack: the to-many relationship boxes is declared twice',
+    );
+  });
+
   it('does not leak members between classes that share a base', () => {
     expect(readResourceDefinition(Cart).attributes.map((a) => a.name)).toEqual([
       'created_at',

@@ -1,3 +1,4 @@
+import { inversesOf } from './inverse-relationships';
 import { declaredMembers, type MemberDeclaration } from './member-declarations';
 import type { ResourceOptions } from './resource-options';
 import {
@@ -38,7 +39,7 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
   const access = new Map(Object.entries(options.access) as [Operation, AccessLevel][]);
   const unknown = [...access.keys()].filter((op) => !OPERATIONS.includes(op));
   if (unknown.length > 0) throw new Error(`${entity.name}: unknown operations ${unknown.join()}`);
-  return Object.freeze({
+  const definition: Omit<ResourceDefinition, 'toMany'> = {
     type: options.type,
     entity,
     access,
@@ -69,13 +70,33 @@ function buildDefinition(entity: EntityClass, casing: KeyCasing): ResourceDefini
         Object.freeze({ ...reference, name: wireName(reference.property, casing) }),
       ),
     ),
-    toMany: new Map(
-      Object.entries(options.toMany ?? {}).map(([name, relation]): [string, ToManyDefinition] => [
-        name,
-        Object.freeze({ name, ...relation }),
-      ]),
-    ),
-  });
+  };
+  // Read on first use, once the service's modules are loaded: other resources may declare
+  // to-many sides on this one, and a resource's controller reads its definition at import.
+  let toMany: Map<string, ToManyDefinition> | undefined;
+  return Object.freeze(
+    Object.defineProperty(definition as ResourceDefinition, 'toMany', {
+      get: () => (toMany ??= toManyOf(entity, options)),
+      enumerable: true,
+    }),
+  );
+}
+
+// Its own `toMany` entries, then those the resources that hold the keys declare on it.
+function toManyOf(entity: EntityClass, options: ResourceOptions): Map<string, ToManyDefinition> {
+  const own = Object.entries(options.toMany ?? {}).map(([name, relation]) =>
+    Object.freeze({ name, ...relation }),
+  );
+  const toMany = new Map<string, ToManyDefinition>();
+  for (const relation of [...own, ...inversesOf(entity)]) {
+    if (toMany.has(relation.name)) {
+      throw new Error(
+        `${entity.name}: the to-many relationship ${relation.name} is declared twice`,
+      );
+    }
+    toMany.set(relation.name, relation);
+  }
+  return toMany;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -132,6 +132,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
         newRow(),
       );
       await this.beforeCreate(entity, write);
+      await this.writes.react(this.definition, 'creating', entity, write);
       if (this.readsAfterWrite()) await this.table.writes.insert(write.manager, entity);
       else batch.addFirst(this.table.writes.insertion(entity));
       await this.written(entity, 'created', write, batch);
@@ -147,6 +148,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       assertTransition(this.definition, entity, input, write.caller?.role);
       Object.assign(entity, Object.fromEntries(input), values, { updatedAt: new Date() });
       await this.beforeUpdate(entity, input, write);
+      await this.writes.react(this.definition, 'updating', entity, write);
       await this.table.writes.update(write.manager, entity);
       await this.written(entity, 'updated', write, batch);
       return entity;
@@ -158,6 +160,7 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
       return await this.writes.run(context, async (write, batch) => {
         const entity = await this.readForWrite(id, write, 'delete');
         await this.beforeDelete(entity, write);
+        await this.writes.react(this.definition, 'deleting', entity, write);
         await this.table.writes.delete(write.manager, id);
         await this.writes.forget(this.definition, write, id);
         await this.written(entity, 'deleted', write, batch);
@@ -234,10 +237,13 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     return entity;
   }
 
-  // Only an `afterWrite` hook may read the new row before the commit; without one, the row's
-  // INSERT goes with the batch (its revision, its event): one round trip fewer per create.
+  // Only an `afterWrite` hook or a reaction may read the new row before the commit; without
+  // them, the row's INSERT goes with the batch (its revision, its event): one round trip fewer.
   private readsAfterWrite(): boolean {
-    return this.afterWrite !== ResourceService.prototype.afterWrite;
+    return (
+      this.afterWrite !== ResourceService.prototype.afterWrite ||
+      this.writes.reactsTo(this.definition, 'created')
+    );
   }
 
   // After every write: the resource's own hook, then what every write does (history, listener).

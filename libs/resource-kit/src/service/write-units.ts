@@ -11,11 +11,12 @@ import { revisionOf } from './history.writer';
 import type { RecordCondition, RequestContext, WriteContext } from './request-context';
 import { ResourceRegistry } from './resource-registry';
 import { WRITE_LISTENER, type WriteAction, type WriteListener } from './write-listener';
+import { WritePhase, WriteReactions } from './write-reactions';
 
 /**
  * What every write of every resource does besides its own work: its transaction and batch,
- * its revision (history), the service-wide write listener, and the answer kept for an
- * Idempotency-Key, all in the write's transaction.
+ * other modules' reactions, its revision (history), the service-wide write listener, and the
+ * answer kept for an Idempotency-Key, all in the write's transaction.
  */
 @Injectable()
 export class WriteUnits {
@@ -26,6 +27,7 @@ export class WriteUnits {
     private readonly registry: ResourceRegistry,
     private readonly idempotency: IdempotencyStore,
     private readonly moduleRef: ModuleRef,
+    private readonly reactions: WriteReactions,
   ) {}
 
   /**
@@ -50,7 +52,24 @@ export class WriteUnits {
     });
   }
 
-  /** After the resource's own `afterWrite`: its history, then the service-wide listener. */
+  /** Other modules' `@OnWrite` reactions to this write in `phase`. */
+  react(
+    definition: ResourceDefinition,
+    phase: WritePhase,
+    entity: ResourceEntity,
+    write: WriteContext,
+  ): Promise<void> {
+    return this.reactions.run(definition.entity, phase, entity, write);
+  }
+
+  reactsTo(definition: ResourceDefinition, phase: WritePhase): boolean {
+    return this.reactions.has(definition.entity, phase);
+  }
+
+  /**
+   * After the resource's own `afterWrite`: other modules' reactions, its history, then the
+   * service-wide listener.
+   */
   async written(
     definition: ResourceDefinition,
     entity: ResourceEntity,
@@ -58,6 +77,7 @@ export class WriteUnits {
     write: WriteContext,
     batch: WriteBatch,
   ): Promise<void> {
+    await this.react(definition, action, entity, write);
     const { history } = definition;
     if (history && action !== 'deleted') {
       const revisions = this.registry.serviceOf(history.target());

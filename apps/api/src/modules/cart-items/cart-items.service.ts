@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, ResourceService, WriteAction, WriteContext } from '@app/resource-kit';
+import {
+  conflict,
+  OnWrite,
+  ResourceService,
+  WriteAction,
+  type WriteContext,
+} from '@app/resource-kit';
 import { lockCart, recalculateCart } from '../carts/cart-totals';
 import { Product } from '../products/product.entity';
 import { CartItem } from './cart-item.entity';
@@ -43,6 +49,16 @@ export class CartItemsService extends ResourceService<CartItem> {
     write: WriteContext,
   ): Promise<void> {
     await recalculateCart(write.manager, item.cartId);
+  }
+
+  /** A product deleted leaves the carts it was in, and their totals follow. */
+  @OnWrite(() => Product, 'deleting')
+  async removeProduct(product: Product, { manager }: WriteContext): Promise<void> {
+    const items = await manager.getRepository(CartItem).findBy({ productId: product.id });
+    const cartIds = [...new Set(items.map((item) => item.cartId))].sort();
+    for (const cartId of cartIds) await lockCart(manager, this.transactions, cartId);
+    await manager.getRepository(CartItem).delete({ productId: product.id });
+    for (const cartId of cartIds) await recalculateCart(manager, cartId);
   }
 
   private async price(item: CartItem, { manager }: WriteContext): Promise<Product> {

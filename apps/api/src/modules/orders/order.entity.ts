@@ -109,6 +109,11 @@ export class Order extends ResourceEntity {
   })
   adminNote!: string | null;
 
-  @ToOne(() => User, { writable: false, description: 'The customer who ordered' })
+  // Declared here, where the key is: users know nothing of orders (docs/modules.md).
+  @ToOne(() => User, {
+    writable: false,
+    description: 'The customer who ordered',
+    inverse: { name: 'orders', description: 'The user\u2019s orders.' },
+  })
   userId!: string;
 }

@@ -3,15 +3,17 @@ import {
   conflict,
   invalidInput,
   newRow,
+  OnWrite,
   ResourceInput,
   ResourceService,
-  WriteContext,
+  type WriteContext,
 } from '@app/resource-kit';
 import { EntityManager, In } from 'typeorm';
 import { CartItem } from '../cart-items/cart-item.entity';
 import { lockCart, recalculateCart } from '../carts/cart-totals';
 import { OrderItem } from '../order-items/order-item.entity';
 import { Product } from '../products/product.entity';
+import { User } from '../users/user.entity';
 import { Order } from './order.entity';
 
 /**
@@ -63,6 +65,22 @@ export class OrdersService extends ResourceService<Order> {
    * Decrements each product's stock only where enough is left (one conditional UPDATE per
    * product, in a fixed order so that concurrent checkouts cannot deadlock).
    */
+  // Orders keep their customers and products: what they were is the order's record. (The
+  // foreign keys would refuse too, with a vaguer message.)
+  @OnWrite(() => User, 'deleting')
+  async keepCustomer(user: User, { manager }: WriteContext): Promise<void> {
+    if (await manager.getRepository(Order).existsBy({ userId: user.id })) {
+      throw conflict('users with orders cannot be deleted');
+    }
+  }
+
+  @OnWrite(() => Product, 'deleting')
+  async keepProduct(product: Product, { manager }: WriteContext): Promise<void> {
+    if (await manager.getRepository(OrderItem).existsBy({ productId: product.id })) {
+      throw conflict('products in an order cannot be deleted');
+    }
+  }
+
   private async takeStock(
     manager: EntityManager,
     items: CartItem[],

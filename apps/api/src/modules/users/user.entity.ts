@@ -1,6 +1,5 @@
 import { Attribute, Resource, ResourceEntity, ToOne } from '@app/resource-kit';
 import { Cart } from '../carts/cart.entity';
-import { Order } from '../orders/order.entity';
 import { Column } from 'typeorm';
 import { Session } from '../sessions/session.entity';
 
@@ -18,7 +17,6 @@ export type Role = (typeof ROLES)[number];
       inverse: 'userId',
       description: 'The user\u2019s sessions (logins); logging out deletes one.',
     },
-    orders: { target: () => Order, inverse: 'userId', description: 'The user\u2019s orders.' },
   },
   access: {
     create: 'public',

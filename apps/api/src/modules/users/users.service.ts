@@ -7,15 +7,11 @@ import {
   RequestContext,
   ResourceInput,
   ResourceService,
-  WriteAction,
   WriteContext,
 } from '@app/resource-kit';
 import { LoginThrottle } from '../../accounts/login.throttle';
 import { NO_PASSWORD, PasswordHasher } from '../../accounts/password.hasher';
 import { SignUpLimit } from '../../accounts/sign-up.limit';
-import { newCart } from '../carts/new-cart';
-import { Cart } from '../carts/cart.entity';
-import { Order } from '../orders/order.entity';
 import { Session } from '../sessions/session.entity';
 import type { SessionsService } from '../sessions/sessions.service';
 import { User } from './user.entity';
@@ -79,20 +75,6 @@ export class UsersService extends ResourceService<User> {
       const sessions = this.registry.serviceOf(Session) as SessionsService;
       const keep = write.caller?.id === user.id ? write.caller.sessionId : undefined;
       await sessions.endSessionsOf(write.manager, user.id, keep);
-    }
-  }
-
-  protected override async afterWrite(
-    user: User,
-    action: WriteAction,
-    { manager }: WriteContext,
-  ): Promise<void> {
-    if (action === 'created') await manager.insert(Cart, newCart(user));
-  }
-
-  protected override async beforeDelete(user: User, { manager }: WriteContext): Promise<void> {
-    if (await manager.getRepository(Order).existsBy({ userId: user.id })) {
-      throw conflict('users with orders cannot be deleted');
     }
   }
 
