@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceModule, WRITE_LISTENER } from '@app/resource-kit';
 import { MetricsModule } from '../../metrics/metrics.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Event } from './event.entity';
+import { EventSinks } from './event-sinks';
 import { EventsRecorder } from './events.recorder';
 import { AsyncApiController } from './publishing/asyncapi.controller';
 import { EventRelay } from './publishing/event-relay';
@@ -15,8 +15,13 @@ import { OutboxEntry } from './publishing/outbox-entry.entity';
     ResourceModule.forFeature(Event),
     TypeOrmModule.forFeature([OutboxEntry]),
     MetricsModule,
-    WebhooksModule,
   ],
-  providers: [EventsRecorder, { provide: WRITE_LISTENER, useExisting: EventsRecorder }, EventRelay],
+  providers: [
+    EventsRecorder,
+    { provide: WRITE_LISTENER, useExisting: EventsRecorder },
+    EventSinks,
+    EventRelay,
+  ],
+  exports: [EventSinks],
 })
 export class EventsModule {}

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { context as activeContext, propagation } from '@opentelemetry/api';
 import {
   newRow,
   ResourceRegistry,
@@ -9,20 +8,16 @@ import {
 } from '@app/resource-kit';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
+import { EventSinks } from './event-sinks';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
-import { WebhookOutboxEntry } from '../webhooks/webhook-outbox-entry.entity';
-import { WebhookWorker } from '../webhooks/webhook-worker';
 
 /**
  * Records every successful write as an event, in the write's own transaction: either both
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
- * they create or log in. The same transaction puts the event in the webhook outbox, which the
- * webhook worker hands out after commit, if an active endpoint wants it then (so that writes
- * nobody subscribes to add no row and no hand-out), and, with publishing configured, its
- * message in the outbox the relay publishes. The event of a tenant-scoped write is its
- * tenant's (SPEC 1.15): the kit records it so, only the tenant's endpoints receive it, and its
- * message goes to the tenant's own subjects.
+ * they create or log in. The same transaction gives the event to the sinks other modules add
+ * (the webhook outbox) and, with publishing configured, puts its message in the outbox the
+ * relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15): the kit
+ * records it so, and its message goes to the tenant's own subjects.
  */
 @Injectable()
 export class EventsRecorder implements WriteListener {
@@ -32,7 +27,7 @@ export class EventsRecorder implements WriteListener {
   constructor(
     @Inject(APP_CONFIG) { eventPublishing }: AppConfig,
     private readonly registry: ResourceRegistry,
-    private readonly webhooks: WebhookWorker,
+    private readonly sinks: EventSinks,
   ) {
     this.publishing = eventPublishing.url !== undefined;
     this.subjectPrefix = eventPublishing.subjectPrefix;
@@ -53,24 +48,7 @@ export class EventsRecorder implements WriteListener {
     event.subject = { type: definition.type, id: subject.id };
     context.record(Event, event);
     const body = this.bodyOf(event);
-    context.record(
-      WebhookOutboxEntry,
-      {
-        eventId: event.id,
-        subjectType: event.subject.type,
-        action,
-        body,
-        recordedAt: event.createdAt,
-        tenantId: tenant ?? null,
-        traceParent: traceParentOfWrite(),
-      },
-      // An endpoint's own writes always go in: on PostgreSQL the statement that creates an
-      // endpoint cannot see it, and an endpoint receives its own creation.
-      definition.entity === WebhookEndpoint
-        ? undefined
-        : { exists: WebhookEndpoint, where: wantedBy(event.subject.type, action, tenant) },
-    );
-    this.webhooks.eventRecorded();
+    this.sinks.tell({ event, body, definition, tenant }, context);
     if (this.publishing) {
       context.record(OutboxEntry, {
         eventId: event.id,
@@ -87,19 +65,6 @@ export class EventsRecorder implements WriteListener {
     const { definition } = this.registry.serviceOf(Event);
     return JSON.stringify({ data: serializeResource(definition, event, { created: false }) });
   }
-}
-
-/**
- * What an active endpoint that wants an event matches, as the worker's hand-out matches it:
- * its subject type and action, or none; for a tenant's event, the tenant's own endpoints.
- */
-function wantedBy(subjectType: string, action: string, tenant?: string): Record<string, unknown> {
-  return {
-    status: 'active',
-    subjectType: [null, subjectType],
-    action: [null, action],
-    ...(tenant !== undefined && { tenantId: tenant }),
-  };
 }
 
 /**
@@ -121,11 +86,4 @@ export function eventSubject(
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${prefix}.tenants.${token}.${type}.${action}`;
-}
-
-// The write's trace, when it is traced: a delivery's spans link to it.
-function traceParentOfWrite(): string | null {
-  const carrier: { traceparent?: string } = {};
-  propagation.inject(activeContext.active(), carrier);
-  return carrier.traceparent ?? null;
 }

@@ -17,6 +17,11 @@ export function succeeded(outcome: AttemptOutcome): boolean {
   return outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 }
 
+/** What went wrong with an attempt, in a few words. */
+export function failureOf(outcome: AttemptOutcome): string {
+  return outcome.failure ?? `answered ${outcome.status}`;
+}
+
 export interface SignedDelivery {
   readonly url: string;
   readonly secret: string;

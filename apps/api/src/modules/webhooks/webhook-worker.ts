@@ -13,25 +13,20 @@ import {
   type Link,
   type Span,
 } from '@opentelemetry/api';
-import { Counter, Gauge } from 'prom-client';
-import { DataSource, EntityManager, In, IsNull, LessThan, LessThanOrEqual, Not, Or } from 'typeorm';
-import { newRow, TransactionRunner } from '@app/resource-kit';
+import { Gauge } from 'prom-client';
+import { DataSource, IsNull, LessThan, Or } from 'typeorm';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app-config';
-import { holdsTableLease } from '../../database/table-lease';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ReceiverPolicy } from './receiver-address';
 import { QUICK_MS, RoundPace } from './round-pace';
-import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
+import { HAND_OUT_BATCH, WebhookHandOut } from './webhook-hand-out';
+import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { WebhookOutboxEntry } from './webhook-outbox-entry.entity';
-import { attemptDelivery, succeeded, type AttemptOutcome } from './webhook-sender';
+import { WebhookOutcomes } from './webhook-outcomes';
+import { attemptDelivery, failureOf, succeeded, type AttemptOutcome } from './webhook-sender';
 
-// Events handed out per round; a full round is followed by the next at once.
-const HAND_OUT_BATCH = 100;
 // After a failed round (the database away), the wait before the next.
 const RETRY_MS = 1_000;
-// Rows per INSERT of deliveries: under every engine's limit of bound parameters.
-const INSERT_CHUNK = 500;
 
 /** An endpoint's oldest pending delivery, due now, with what its attempt needs. */
 interface DueDelivery {
@@ -48,9 +43,7 @@ interface DueDelivery {
 /**
  * Delivers the events to the webhook endpoints (SPEC 1.17), in two steps that each instance
  * runs in a loop:
- * - hand-out: the oldest events of the webhook outbox (written in each write's transaction)
- *   become one delivery per matching active endpoint, and leave the outbox, in one short
- *   transaction (on PostgreSQL under a transaction-level advisory lock: one instance at a time);
+ * - hand-out (WebhookHandOut): the outbox's oldest events become deliveries;
  * - attempts: each active endpoint's oldest pending delivery, when due, is leased by one
  *   instance (a conditional UPDATE: no other takes it until the lease ends, which outlasts the
  *   attempt's own time limit), POSTed, and its outcome written. The next one of that endpoint
@@ -65,7 +58,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   /** This instance's attempts in flight, by endpoint. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly tracer = trace.getTracer('webhooks');
-  private attempts!: Counter;
   private running?: Promise<void>;
   private wake?: () => void;
   private shorten?: () => void;
@@ -74,7 +66,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
+    private readonly handOut: WebhookHandOut,
+    private readonly outcomes: WebhookOutcomes,
     private readonly receivers: ReceiverPolicy,
     metrics: MetricsService,
   ) {
@@ -99,7 +92,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     while (!this.stopping.signal.aborted) {
       let wait: number;
       try {
-        const handedOut = await this.handOut();
+        const handedOut = await this.handOut.round();
         const started = await this.startDue();
         const busy = handedOut > 0 || started > 0 || this.inFlight.size > 0;
         wait = handedOut === HAND_OUT_BATCH ? 0 : this.pace.next(busy);
@@ -143,57 +136,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         };
       }
     });
-  }
-
-  /**
-   * One round of hand-out; the number of events it took from the outbox. Through the kit's
-   * transaction runner, which queues it behind the writes on SQLite's one connection.
-   */
-  private handOut(): Promise<number> {
-    return this.transactions.run(async (manager) => {
-      if (!(await this.leased(manager))) return 0;
-      const entries = await manager.find(WebhookOutboxEntry, {
-        order: { position: 'ASC' },
-        take: HAND_OUT_BATCH,
-      });
-      if (entries.length === 0) return 0;
-      const endpoints = await manager.find(WebhookEndpoint, {
-        select: { id: true, subjectType: true, action: true, tenantId: true },
-        where: { status: 'active' },
-      });
-      const deliveries = entries.flatMap((entry) =>
-        endpoints
-          .filter((endpoint) => matches(endpoint, entry))
-          .map((endpoint) => ({
-            ...newRow(),
-            webhookEndpointId: endpoint.id,
-            tenantId: endpoint.tenantId,
-            eventId: entry.eventId,
-            attempt: 0,
-            status: 'pending' as const,
-            responseStatus: null,
-            durationMs: null,
-            nextAttemptAt: entry.recordedAt,
-            position: entry.position,
-            payload: entry.body,
-            leasedUntil: null,
-            traceParent: entry.traceParent,
-          })),
-      );
-      for (let start = 0; start < deliveries.length; start += INSERT_CHUNK) {
-        await manager.insert(WebhookDelivery, deliveries.slice(start, start + INSERT_CHUNK));
-      }
-      const positions = entries.map((entry) => entry.position);
-      await manager.delete(WebhookOutboxEntry, { position: In(positions) });
-      return entries.length;
-    });
-  }
-
-  // PostgreSQL: one instance hands out at a time; the others skip the round. SQLite has one
-  // process.
-  private leased(manager: EntityManager): Promise<boolean> {
-    if (this.dataSource.options.type !== 'postgres') return Promise.resolve(true);
-    return holdsTableLease(manager, WebhookOutboxEntry);
   }
 
   /**
@@ -288,70 +230,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
           this.stopping.signal,
         );
         describe(span, outcome);
-        await this.record(due, attempt, outcome);
+        await this.outcomes.record(due.id, due.endpointId, attempt, outcome);
       } finally {
         span.end();
       }
     });
   }
 
-  /** Writes an attempt's outcome: done, due again after the next wait, or failed for good. */
-  private async record(due: DueDelivery, attempt: number, outcome: AttemptOutcome): Promise<void> {
-    const deliveries = this.dataSource.getRepository(WebhookDelivery);
-    // Stopping: handed back at once to the next instance, as if never attempted.
-    if (outcome.interrupted) return void (await deliveries.update(due.id, { leasedUntil: null }));
-    const now = new Date();
-    const taken = succeeded(outcome);
-    const wait: number | undefined = this.settings.retryDelaysMs[attempt - 1];
-    const nextAttemptAt = taken || wait === undefined ? null : new Date(now.getTime() + wait);
-    const status: DeliveryStatus = taken ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
-    await deliveries.update(
-      { id: due.id },
-      {
-        attempt,
-        status,
-        responseStatus: outcome.status ?? null,
-        durationMs: outcome.durationMs,
-        nextAttemptAt,
-        leasedUntil: null,
-        updatedAt: now,
-      },
-    );
-    this.attempts.inc({ outcome: status === 'pending' ? 'retried' : status });
-    if (!taken) {
-      this.logger.debug(`webhook delivery ${due.id}, attempt ${attempt}: ${failureOf(outcome)}`);
-    }
-    await this.followEndpoint(due.endpointId, taken, now);
-  }
-
-  // An endpoint whose deliveries have all failed for `disableAfterMs` is disabled.
-  private async followEndpoint(id: string, taken: boolean, now: Date): Promise<void> {
-    const endpoints = this.dataSource.getRepository(WebhookEndpoint);
-    if (taken) {
-      await endpoints.update({ id, failingSince: Not(IsNull()) }, { failingSince: null });
-      return;
-    }
-    await endpoints.update({ id, failingSince: IsNull() }, { failingSince: now });
-    const since = new Date(now.getTime() - this.settings.disableAfterMs);
-    const { affected } = await endpoints.update(
-      { id, status: 'active', failingSince: LessThanOrEqual(since) },
-      { status: 'disabled', updatedAt: now },
-    );
-    if (affected) {
-      this.logger.warn(
-        `webhook endpoint ${id} disabled: its deliveries failed since ${since.toISOString()}`,
-      );
-    }
-  }
-
   private watch(metrics: MetricsService): void {
     const registers = [metrics.registry];
-    this.attempts = new Counter({
-      name: 'webhook_attempts_total',
-      help: 'Webhook delivery attempts by outcome: succeeded; retried (failed, due again later); failed (no retry left)',
-      labelNames: ['outcome'],
-      registers,
-    });
     const deliveries = () => this.dataSource.getRepository(WebhookDelivery);
     new Gauge({
       name: 'webhook_oldest_pending_seconds',
@@ -368,15 +255,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 }
 
-// An endpoint receives what its creator may read: the events of no tenant and of its own.
-function matches(endpoint: WebhookEndpoint, entry: WebhookOutboxEntry): boolean {
-  return (
-    (entry.tenantId === null || entry.tenantId === endpoint.tenantId) &&
-    (endpoint.subjectType === null || endpoint.subjectType === entry.subjectType) &&
-    (endpoint.action === null || endpoint.action === entry.action)
-  );
-}
-
 // The span of the write that recorded the event, when it was traced.
 function linkTo(traceParent: string | null): Link[] {
   if (!traceParent) return [];
@@ -391,8 +269,4 @@ function describe(span: Span, outcome: AttemptOutcome): void {
   if (outcome.status !== undefined) span.setAttribute('http.response.status_code', outcome.status);
   if (!succeeded(outcome))
     span.setStatus({ code: SpanStatusCode.ERROR, message: failureOf(outcome) });
-}
-
-function failureOf(outcome: AttemptOutcome): string {
-  return outcome.failure ?? `answered ${outcome.status}`;
 }

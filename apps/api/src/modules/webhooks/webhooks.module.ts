@@ -3,11 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ResourceModule } from '@app/resource-kit';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MetricsModule } from '../../metrics/metrics.module';
+import { EventsModule } from '../events/events.module';
 import { ReceiverPolicy } from './receiver-address';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookOutboxEntry } from './webhook-outbox-entry.entity';
+import { WebhookHandOut } from './webhook-hand-out';
+import { WebhookOutbox } from './webhook-outbox';
+import { WebhookOutcomes } from './webhook-outcomes';
 import { WebhookWorker } from './webhook-worker';
 
 const receiverPolicy = {
@@ -26,8 +30,8 @@ const receiverPolicy = {
     ResourceModule.forFeature(WebhookDelivery),
     TypeOrmModule.forFeature([WebhookOutboxEntry]),
     MetricsModule,
+    EventsModule,
   ],
-  providers: [WebhookWorker],
-  exports: [WebhookWorker],
+  providers: [WebhookWorker, WebhookHandOut, WebhookOutcomes, WebhookOutbox],
 })
 export class WebhooksModule {}
