@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +23,8 @@ import { developerEnvironment, repositoryCopy } from '../support/repository-copy
 // `reviews`, say) is in its way.
 const RESOURCE = [
   'probe_reviews',
+  '--domain',
+  'ordering',
   '--attributes',
   'rating:integer:1..5,body:string:2000',
   '--to-one',
@@ -38,6 +40,8 @@ const RESOURCE = [
 // may reply, though everyone reads the review (the generated spec proves the 400).
 const THROUGH_PARENT = [
   'probe_review_replies',
+  '--domain',
+  'ordering',
   '--attributes',
   'body:string:500',
   '--to-one',
@@ -46,7 +50,14 @@ const THROUGH_PARENT = [
   'probe_review',
 ];
 // Scoped to the caller's tenant (SPEC 1.15), for administrators of each tenant.
-const TENANT_SCOPED = ['probe_notes', '--attributes', 'body:string:500', '--tenant'];
+const TENANT_SCOPED = [
+  'probe_notes',
+  '--domain',
+  'catalog',
+  '--attributes',
+  'body:string:500',
+  '--tenant',
+];
 // The machine's NATS server with JetStream (test/published-events.e2e-spec.ts).
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 // Where no database server listens: the generator needs none.
@@ -80,12 +91,20 @@ describe('npm run generate:resource', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('writes code that typechecks and lints as it is', async () => {
+  it('writes code that typechecks and lints as it is, each module in the domain named', async () => {
     await run('npm', ['run', 'typecheck']);
+    // The domains' boundaries hold with the new modules in them (SPEC 1.18).
+    await run('npm', ['run', 'lint:domains']);
+    const ordering = readFileSync(join(copy, 'apps/api/src/domains/ordering.domain.ts'), 'utf8');
+    expect(ordering).toContain("'modules/probe-reviews'");
+    expect(ordering).toContain("'modules/probe-review-replies'");
+    const catalog = readFileSync(join(copy, 'apps/api/src/domains/catalog.domain.ts'), 'utf8');
+    expect(catalog).toContain("'modules/probe-notes'");
     // The rest of the copy is the repository's own code, which its own lint step checks.
     // Migrations are generated SQL, which the lint configuration leaves out.
     const written = [
       'apps/api/src/app.module.ts',
+      'apps/api/src/domains',
       'apps/api/src/modules/probe-reviews',
       'apps/api/src/modules/probe-review-replies',
       'apps/api/src/modules/probe-notes',
@@ -247,6 +266,8 @@ describe('npm run generate:resource', () => {
     await run('git', [...author, 'commit', '--quiet', '--message', 'before']);
     const failed = generate([
       'probe_wishes',
+      '--domain',
+      'ordering',
       '--attributes',
       'note:string:200',
       '--access',

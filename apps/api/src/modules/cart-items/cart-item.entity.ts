@@ -28,6 +28,8 @@ export class CartItem extends ResourceEntity {
     writable: 'create',
     onDelete: 'CASCADE',
     description: 'The cart the item is in (the caller\u2019s own)',
+    // Declared here: carts (accounts) know nothing of their items (ordering).
+    inverse: { name: 'cart_items', description: 'The items in the cart.' },
   })
   cartId!: string;
 

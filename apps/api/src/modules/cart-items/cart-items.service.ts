@@ -6,7 +6,8 @@ import {
   WriteAction,
   type WriteContext,
 } from '@app/resource-kit';
-import { lockCart, recalculateCart } from '../carts/cart-totals';
+import { lockCart } from '../carts/cart-totals';
+import { recalculateCart } from './cart-totals';
 import { Product } from '../products/product.entity';
 import { CartItem } from './cart-item.entity';
 

@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from '@app/resource-kit';
-import { CartItem } from '../cart-items/cart-item.entity';
 import { Cart } from './cart.entity';
 
 /**
@@ -19,21 +18,11 @@ export async function lockCart(
   return transactions.lockForUpdate(query).getOne();
 }
 
-/** Recomputes the cart's calculated attributes from its items, in the caller's transaction. */
-export async function recalculateCart(manager: EntityManager, cartId: string): Promise<void> {
-  const totals = await manager
-    .getRepository(CartItem)
-    .createQueryBuilder('item')
-    .select('COALESCE(SUM(item.line_total_cents), 0)', 'subtotal')
-    .addSelect('COALESCE(SUM(item.quantity), 0)', 'count')
-    .where('item.cart_id = :cartId', { cartId })
-    .getRawOne<{ subtotal: string | number; count: string | number }>();
-  await manager.getRepository(Cart).update(
-    { id: cartId },
-    {
-      subtotalCents: Number(totals?.subtotal ?? 0),
-      itemCount: Number(totals?.count ?? 0),
-      updatedAt: new Date(),
-    },
-  );
+/** Sets the cart's calculated attributes, in the caller's transaction (ordering sums them). */
+export async function setCartTotals(
+  manager: EntityManager,
+  cartId: string,
+  totals: Pick<Cart, 'subtotalCents' | 'itemCount'>,
+): Promise<void> {
+  await manager.getRepository(Cart).update({ id: cartId }, { ...totals, updatedAt: new Date() });
 }

@@ -1,5 +1,4 @@
 import { Attribute, Resource, ResourceEntity, ToOne } from '@app/resource-kit';
-import { CartItem } from '../cart-items/cart-item.entity';
 import { CURRENCIES, type Currency } from '../products/currencies';
 import { User } from '../users/user.entity';
 
@@ -10,13 +9,6 @@ import { User } from '../users/user.entity';
     'A user\u2019s cart, created with the user and sharing its id; its totals follow its items.',
   owner: 'userId',
   access: { list: 'authenticated', read: 'authenticated' },
-  toMany: {
-    cart_items: {
-      target: () => CartItem,
-      inverse: 'cartId',
-      description: 'The items in the cart.',
-    },
-  },
 })
 export class Cart extends ResourceEntity {
   @ToOne(() => User, {

@@ -10,7 +10,8 @@ import {
 } from '@app/resource-kit';
 import { EntityManager, In } from 'typeorm';
 import { CartItem } from '../cart-items/cart-item.entity';
-import { lockCart, recalculateCart } from '../carts/cart-totals';
+import { recalculateCart } from '../cart-items/cart-totals';
+import { lockCart } from '../carts/cart-totals';
 import { OrderItem } from '../order-items/order-item.entity';
 import { Product } from '../products/product.entity';
 import { User } from '../users/user.entity';
