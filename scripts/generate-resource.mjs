@@ -1,40 +1,29 @@
 // Adds a resource:
-//   npm run generate:resource -- reviews --domain ordering --attributes rating:integer:1..5 --to-one product
-// Runs the kit's resource schematic (declaration, module, app registration, e2e spec) through
-// the schematics engine the Nest CLI runs for `nest g -c @app/resource-kit-schematics resource`
-// (`nest g` forwards only its own options, not --attributes or --to-one), adds the module's
-// folder to its domain's declaration, then builds, writes the new resource's migration for
-// both engines (no database server needed) and regenerates the typed client. All or nothing: on any failure the files it wrote or changed are put back.
+//   npm run generate:resource -- reviews --domain ordering --attributes rating:integer:1..5
+// Runs the kit's resource schematic (declaration, module, its registration in its domain, e2e
+// spec) through the schematics engine the Nest CLI runs for `nest g -c
+// @app/resource-kit-schematics resource` (`nest g` forwards only its own options, not
+// --attributes or --to-one), then builds, writes the new resource's migration for both engines
+// (no database server needed) and regenerates the typed client. All or nothing: on any
+// failure the files it wrote or changed are put back.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 // Where the steps write: the app (declaration, module, its domain, migrations), its specs, the
 // client.
 const WRITTEN_UNDER = ['apps', 'test', 'clients'];
-// The domains' declarations (SPEC 1.18): the new module joins the folders of one.
-const DOMAINS = 'apps/api/src/domains';
 
-const [name, ...given] = process.argv.slice(2);
-const { domain, options } = withoutDomain(given);
-if (!name || name.startsWith('-') || !domain) {
+const [name, ...options] = process.argv.slice(2);
+const domain = options[options.indexOf('--domain') + 1];
+if (!name || name.startsWith('-') || !options.includes('--domain')) {
   console.error(
     'Usage: npm run generate:resource -- <plural type> --domain <domain>' +
       ' [--attributes name:type[:constraint],...]' +
       ' [--to-one resource,...] [--access public-read|owned] [--on-owner-delete refuse|cascade]' +
       ' [--owned-through <one of --to-one>] [--tenant]' +
       ' [--indexed attribute,...] [--searchable attribute,...]',
-  );
-  process.exit(2);
-}
-const declaration = `${DOMAINS}/${domain}.domain.ts`;
-if (!existsSync(declaration)) {
-  const known = readdirSync(DOMAINS)
-    .filter((file) => file.endsWith('.domain.ts'))
-    .map((file) => file.slice(0, -'.domain.ts'.length));
-  console.error(
-    `generate:resource: no domain ${domain} (known: ${known.join(', ')}; see ${DOMAINS})`,
   );
   process.exit(2);
 }
@@ -54,40 +43,18 @@ step('the resource schematic', process.execPath, [
   name,
   ...options,
 ]);
-joinDomain(declaration, `modules/${name.replaceAll('_', '-')}`);
-step("the domain's declaration", process.execPath, [
-  createRequire(import.meta.url).resolve('prettier/bin/prettier.cjs'),
-  '--write',
-  '--log-level=warn',
-  declaration,
-]);
 step('the migrations', 'npm', ['run', 'migration:generate', '--', migration]);
 // migration:generate built the service: the client is generated from that build.
 step('the typed client', process.execPath, ['scripts/client-generate.mjs']);
 console.log(
   `\nWritten: the resource, its spec, its migration for both engines, the typed client;` +
-    ` its folder joined ${domain} (${declaration}).` +
+    ` it joined the domain ${domain}.` +
     `\nNext: review the declaration (descriptions, access) and its spec, then` +
     `\n  npm run lint            (the domain's boundaries among the checks)` +
     `\n  npm run contract:check   (the new resource is an additive change)` +
     `\n  npm run contract:write   (records it as the contract)` +
     `\n  npm test`,
 );
-
-// `--domain <name>` is the generator's own; the rest goes to the schematic.
-function withoutDomain(args) {
-  const at = args.indexOf('--domain');
-  if (at === -1) return { domain: undefined, options: args };
-  return { domain: args[at + 1], options: [...args.slice(0, at), ...args.slice(at + 2)] };
-}
-
-// Adds the new module's folder to the domain's `folders`.
-function joinDomain(file, folder) {
-  const text = readFileSync(file, 'utf8');
-  const joined = text.replace(/folders: \[([^\]]*?),?(\s*)\]/, `folders: [$1, '${folder}'$2]`);
-  if (joined === text) giveUp(`${file} has no folders: [...] to add ${folder} to`, 1);
-  writeFileSync(file, joined);
-}
 
 function step(title, command, args) {
   const { status, error } = spawnSync(command, args, { stdio: 'inherit' });

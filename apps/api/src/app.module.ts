@@ -1,87 +1,19 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { trace } from '@opentelemetry/api';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { READ_REPLICAS, ResourceKitModule } from '@app/resource-kit';
-import { APP_CONFIG, AppConfig } from './config/app-config';
-import { createSchemaIfMissing } from './database/database-schema';
-import { dataSourceOptions } from './database/data-source.options';
-import { ReplicaSet } from './database/replica-set';
-import { MetricsModule } from './metrics/metrics.module';
-import { CartItemsModule } from './modules/cart-items/cart-items.module';
-import { CartsModule } from './modules/carts/carts.module';
-import { EventsModule } from './modules/events/events.module';
-import { OrderItemsModule } from './modules/order-items/order-items.module';
-import { OrdersModule } from './modules/orders/orders.module';
-import { ProductsModule } from './modules/products/products.module';
-import { SessionsModule } from './modules/sessions/sessions.module';
-import { UsersModule } from './modules/users/users.module';
-import { WebhooksModule } from './modules/webhooks/webhooks.module';
-import { HandlerSpansInterceptor } from './telemetry/handler-spans.interceptor';
-import { tracingStarted } from './telemetry/tracing';
+import { DynamicModule } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { AccountsDomain } from './domains/accounts.module';
+import { CatalogDomain } from './domains/catalog.module';
+import { IntegrationDomain } from './domains/integration.module';
+import { OrderingDomain } from './domains/ordering.module';
+import { PlatformModule } from './platform.module';
 
-@Module({})
+/** The shop: the platform and its four domains (README, "Domains"). */
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return {
-      module: AppModule,
-      // APP_CONFIG is visible to every feature module.
-      global: true,
-      imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => ({
-            ...dataSourceOptions(config.database),
-            autoLoadEntities: true,
-            migrationsRun: true,
-            // Fail fast at start instead of retrying for minutes, and without a log line that
-            // says it retries: main.ts reports the cause in one line.
-            retryAttempts: 0,
-            toRetry: () => false,
-          }),
-          // The migrations run into the configured schema: it must exist before they do.
-          dataSourceFactory: async (options) => {
-            await createSchemaIfMissing(options!);
-            return new DataSource(options!);
-          },
-        }),
-        ResourceKitModule.forRoot({
-          secret: config.jwtSecret,
-          auth: { jwt: config.jwt },
-          basePath: config.basePath,
-          idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
-          validateOutput: config.outputValidation,
-          // A transaction pooler may run each statement on another server connection.
-          namedStatements: config.database.type !== 'postgres' || config.database.pooler === 'none',
-          costlyQueries: config.costlyQueries,
-          title: 'Shop API',
-          version: '1.0.0',
-          tracer: tracingStarted() ? trace.getTracer('resource-kit') : undefined,
-        }),
-        UsersModule,
-        SessionsModule,
-        ProductsModule,
-        CartsModule,
-        CartItemsModule,
-        OrdersModule,
-        OrderItemsModule,
-        EventsModule,
-        WebhooksModule,
-        MetricsModule,
-      ],
-      providers: [
-        { provide: APP_CONFIG, useValue: config },
-        ReplicaSet,
-        // The kit's resources read from the replicas through the interface it declares.
-        { provide: READ_REPLICAS, useExisting: ReplicaSet },
-        ...handlerSpans(),
-      ],
-      exports: [APP_CONFIG, ReplicaSet, READ_REPLICAS],
-    };
+    return PlatformModule.forRoot(config, [
+      CatalogDomain,
+      AccountsDomain,
+      OrderingDomain,
+      IntegrationDomain,
+    ]);
   }
-}
-
-// Nest's handler spans, only when traces are exported (apps/api/src/telemetry).
-function handlerSpans(): Provider[] {
-  return tracingStarted() ? [{ provide: APP_INTERCEPTOR, useClass: HandlerSpansInterceptor }] : [];
 }

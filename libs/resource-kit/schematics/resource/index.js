@@ -10,19 +10,21 @@ const {
 } = require('@angular-devkit/schematics');
 const prettier = require('prettier');
 const { posix } = require('node:path');
-const { registerModule } = require('./app-module');
+const { joinDomain, registerModule } = require('./domain-module');
 const { markIndexes, parseAttributes } = require('./attributes');
 const { resourceNames } = require('./names');
 const { parseToOne } = require('./to-one');
 
 /**
  * `nest g -c @app/resource-kit-schematics resource reviews`: the declaration, controller and
- * module of a resource in the app's modules folder, its registration in the app module, and its
- * end-to-end spec, formatted as the project formats code.
+ * module of a resource in the app's modules folder, its registration in its domain (the
+ * domain's module and declaration), and its end-to-end spec, formatted as the project formats
+ * code.
  */
 function resource(options) {
   return (tree) => {
     const names = resourceNames(options.name);
+    const domain = domainOf(options, tree);
     const modulesPath = posix.join(options.sourceRoot, 'modules');
     const folder = posix.join(modulesPath, names.folder);
     if (tree.getDir(folder).subfiles.length > 0) {
@@ -42,7 +44,8 @@ function resource(options) {
       literal: (value) => JSON.stringify(value),
     };
     const written = [
-      `${options.sourceRoot}/app.module.ts`,
+      domain.module,
+      domain.declaration,
       `${folder}/${names.entityFile}.entity.ts`,
       `${folder}/${names.folder}.controller.ts`,
       `${folder}/${names.folder}.module.ts`,
@@ -54,13 +57,31 @@ function resource(options) {
       (next) =>
         registerModule(
           next,
-          written[0],
+          domain.module,
           names.moduleClass,
-          `./modules/${names.folder}/${names.folder}.module`,
+          `../modules/${names.folder}/${names.folder}.module`,
         ),
+      (next) => joinDomain(next, domain.declaration, `modules/${names.folder}`),
       formatted(written),
     ]);
   };
+}
+
+// `--domain ordering`: the domain whose team owns the resource, declared in
+// `domains/<domain>.domain.ts` with its module in `domains/<domain>.module.ts`.
+function domainOf(options, tree) {
+  const folder = posix.join(options.sourceRoot, 'domains');
+  const declaration = posix.join(folder, `${options.domain}.domain.ts`);
+  if (!options.domain || !tree.exists(declaration)) {
+    const known = tree
+      .getDir(folder)
+      .subfiles.filter((file) => file.endsWith('.domain.ts'))
+      .map((file) => file.slice(0, -'.domain.ts'.length));
+    throw new SchematicsException(
+      `--domain ${options.domain ?? ''}: name one of the domains (${known.join(', ')}), declared in ${folder}`,
+    );
+  }
+  return { declaration, module: posix.join(folder, `${options.domain}.module.ts`) };
 }
 
 // `--access owned` or `authored`: a read-only `user_id` to the users resource, set from the

@@ -4,17 +4,19 @@ import { join } from 'node:path';
 
 const runner = new SchematicTestRunner('resource-kit', join(__dirname, '..', 'collection.json'));
 
-const APP_MODULE = `import { Module } from '@nestjs/common';
-import { CartsModule } from './modules/carts/carts.module';
-import { ProductsModule } from './modules/products/products.module';
-import { MetricsModule } from './metrics/metrics.module';
+const CATALOG_MODULE = `import { Module } from '@nestjs/common';
+import { CartsModule } from '../modules/carts/carts.module';
+import { ProductsModule } from '../modules/products/products.module';
+import { LedgerModule } from '../ledger/ledger.module';
 
-@Module({})
-export class AppModule {
-  static forRoot() {
-    return { module: AppModule, imports: [CartsModule, ProductsModule, MetricsModule] };
-  }
-}
+@Module({ imports: [CartsModule, ProductsModule, LedgerModule] })
+export class CatalogDomain {}
+`;
+const CATALOG_DECLARATION = `export const domain: Domain = {
+  name: 'catalog',
+  folders: ['modules/products', 'modules/carts'],
+  dependsOn: [],
+};
 `;
 const PRODUCT = `@Resource({ type: 'products', access: {} })
 export class Product extends ResourceEntity {}
@@ -33,7 +35,8 @@ export class Cart extends ResourceEntity {}
 
 function shop(): UnitTestTree {
   const tree = new UnitTestTree(new HostTree());
-  tree.create('apps/api/src/app.module.ts', APP_MODULE);
+  tree.create('apps/api/src/domains/catalog.module.ts', CATALOG_MODULE);
+  tree.create('apps/api/src/domains/catalog.domain.ts', CATALOG_DECLARATION);
   tree.create('apps/api/src/modules/products/product.entity.ts', PRODUCT);
   tree.create('apps/api/src/modules/users/user.entity.ts', USER);
   tree.create('apps/api/src/modules/carts/cart.entity.ts', CART);
@@ -41,7 +44,7 @@ function shop(): UnitTestTree {
 }
 
 const generate = (options: Record<string, string | boolean>, tree = shop()) =>
-  runner.runSchematic('resource', { name: 'reviews', ...options }, tree);
+  runner.runSchematic('resource', { name: 'reviews', domain: 'catalog', ...options }, tree);
 
 describe('the resource schematic', () => {
   it('declares a resource owned through its parent, with a spec of another customer\u2019s view', async () => {
@@ -129,14 +132,23 @@ describe('the resource schematic', () => {
     );
   });
 
-  it('registers the module in the app module, among the feature modules', async () => {
+  it('registers the module in its domain: the domain\u2019s module and its declared folders', async () => {
     const tree = await generate({});
-    const appModule = tree.readText('apps/api/src/app.module.ts');
-    expect(appModule).toContain(
-      "import { ProductsModule } from './modules/products/products.module';\nimport { ReviewsModule } from './modules/reviews/reviews.module';\n",
+    const domainModule = tree.readText('apps/api/src/domains/catalog.module.ts');
+    expect(domainModule).toContain(
+      "import { ProductsModule } from '../modules/products/products.module';\nimport { ReviewsModule } from '../modules/reviews/reviews.module';\n",
     );
-    expect(appModule).toContain(
-      'imports: [CartsModule, ProductsModule, ReviewsModule, MetricsModule]',
+    expect(domainModule).toContain(
+      'imports: [CartsModule, ProductsModule, ReviewsModule, LedgerModule]',
+    );
+    expect(tree.readText('apps/api/src/domains/catalog.domain.ts')).toContain(
+      "folders: ['modules/products', 'modules/carts', 'modules/reviews'],",
+    );
+  });
+
+  it('refuses a domain that is not declared, naming those that are', async () => {
+    await expect(generate({ domain: 'billing' })).rejects.toThrow(
+      '--domain billing: name one of the domains (catalog), declared in apps/api/src/domains',
     );
   });
 
