@@ -4,7 +4,7 @@
 // spec) through the schematics engine the Nest CLI runs for `nest g -c
 // @app/resource-kit-schematics resource` (`nest g` forwards only its own options, not
 // --attributes or --to-one), then builds, writes the new resource's migration for both engines
-// (no database server needed) and regenerates the typed client. All or nothing: on any
+// (no database server needed) and regenerates the typed client and docs/modules.md. All or nothing: on any
 // failure the files it wrote or changed are put back.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,10 +44,12 @@ step('the resource schematic', process.execPath, [
   ...options,
 ]);
 step('the migrations', 'npm', ['run', 'migration:generate', '--', migration]);
-// migration:generate built the service: the client is generated from that build.
+// migration:generate built the service: the client and docs/modules.md come from that build.
 step('the typed client', process.execPath, ['scripts/client-generate.mjs']);
+step('the modules document', process.execPath, ['dist/apps/api/src/domains/modules-document.js']);
 console.log(
-  `\nWritten: the resource, its spec, its migration for both engines, the typed client;` +
+  `\nWritten: the resource, its spec, its migration for both engines, the typed client,` +
+    ` docs/modules.md;` +
     ` it joined the domain ${domain}.` +
     `\nNext: review the declaration (descriptions, access) and its spec, then` +
     `\n  npm run lint            (the domain's boundaries among the checks)` +

@@ -46,7 +46,7 @@ export { revisionsOf } from './decorators/revisions.factory';
 export type { Transitions } from './metadata/resource-options';
 export { WRITE_LISTENER } from './service/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './service/write-listener';
-export { OnWrite } from './service/write-reactions';
+export { OnWrite, writeReactionsOf } from './service/write-reactions';
 export type { WritePhase } from './service/write-reactions';
 export { TransactionRunner } from './persistence/transaction.runner';
 export { CostlyQueries } from './persistence/costly-queries';

@@ -41,6 +41,19 @@ export function OnWrite(entity: () => EntityClass, ...phases: WritePhase[]): Met
   };
 }
 
+/** The `@OnWrite` methods a provider class declares, for documents generated from the code. */
+export function writeReactionsOf(
+  provider: abstract new (...args: never[]) => unknown,
+): { method: string; entity: EntityClass; phases: readonly WritePhase[] }[] {
+  const prototype = provider.prototype as Record<string, object>;
+  return Object.getOwnPropertyNames(prototype).flatMap((method) => {
+    const found = Object.getOwnPropertyDescriptor(prototype, method)?.value as object | undefined;
+    const targets = (found && Reflect.getMetadata(WRITE_REACTIONS, found)) as
+      ReactionTarget[] | undefined;
+    return (targets ?? []).map(({ entity, phases }) => ({ method, entity: entity(), phases }));
+  });
+}
+
 /** The `@OnWrite` methods of every provider, found once the service has started. */
 @Injectable()
 export class WriteReactions implements OnApplicationBootstrap {
