@@ -56,6 +56,7 @@ describe('logs at info', () => {
         address: expect.stringMatching(/127\.0\.0\.1$/),
       },
       res: { status: 200 },
+      domain: 'accounts',
       user: { id: admin.id, role: 'admin' },
       duration_ms: expect.any(Number),
     });
@@ -72,11 +73,13 @@ describe('logs at info', () => {
       level: 30,
       req: { path: '/products/no-such-id', route: '/products/:id' },
       res: { status: 404 },
+      domain: 'catalog',
       user: null,
     });
     await http().get('/nowhere').set('X-Request-Id', 'trace-me-3').expect(404);
-    expect(requestLineOf(await logs.linesOf('trace-me-3'))!.req).toMatchObject({
-      route: 'unmatched',
+    expect(requestLineOf(await logs.linesOf('trace-me-3'))).toMatchObject({
+      req: { route: 'unmatched' },
+      domain: 'none',
     });
   });
 

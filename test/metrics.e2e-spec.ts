@@ -75,6 +75,14 @@ describe('GET /metrics', () => {
       samples.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route),
     );
     expect([...routes].sort()).toEqual(['/products', '/products/:id', '/users', 'unmatched']);
+    // Readable per domain (SPEC 1.18): the domain that serves the route's resource type.
+    const perDomain = (domain: string) =>
+      samples
+        .filter((s) => s.name === 'http_requests_total' && s.labels.domain === domain)
+        .reduce((sum, s) => sum + s.value, 0);
+    expect(perDomain('catalog')).toBe(5);
+    expect(perDomain('accounts')).toBe(1);
+    expect(perDomain('none')).toBe(1);
     expect(valueOf(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });

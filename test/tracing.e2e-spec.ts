@@ -159,6 +159,7 @@ onPostgres('traces (OpenTelemetry)', () => {
     expect(nest?.attributes).toMatchObject({
       'nestjs.controller': 'ResourceController(Product)',
       'nestjs.callback': 'read',
+      'shop.domain': 'catalog',
     });
     const operation = named('GET products');
     expect(operation?.attributes).toEqual({

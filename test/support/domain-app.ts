@@ -1,9 +1,10 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ResourceKitAdapter } from '@app/resource-kit';
 import type { App } from 'supertest/types';
 import request from 'supertest';
 import { loadConfig } from '../../apps/api/src/config/app-config';
+import type { DomainModule } from '../../apps/api/src/domains/resource-domains';
 import { PlatformModule } from '../../apps/api/src/platform.module';
 import { STATIC_ADMIN } from './shop-client';
 import { createTestDatabase } from './test-database';
@@ -21,7 +22,7 @@ export interface DomainApp {
  * team tests one: Nest's Test.createTestingModule, over HTTP, on this project's database,
  * with every migration run. Imports none of the other domains' code.
  */
-export async function startDomains(domains: Type[]): Promise<DomainApp> {
+export async function startDomains(domains: DomainModule[]): Promise<DomainApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -10,6 +10,7 @@ import { createLogger, NestPinoLogger } from './logging/app-logger';
 import { requestTimeLimit } from './lifecycle/request-time-limit.middleware';
 import { requestLog } from './logging/request-log.middleware';
 import { MetricsService } from './metrics/metrics.service';
+import { ResourceDomains } from './domains/resource-domains';
 
 /**
  * Builds the service exactly as it runs in production; main.ts and the e2e tests share it.
@@ -39,7 +40,7 @@ export async function createApp(
   // Helmet's headers are applied from a list taken once, which cannot remove this one.
   app.disable('x-powered-by');
   // Before anything answers, so that every request, a CORS preflight included, is seen.
-  app.use(requestLog(logger), app.get(MetricsService).observe);
+  app.use(requestLog(logger, app.get(ResourceDomains)), app.get(MetricsService).observe);
   app.use(requestTimeLimit(config.requestTimeoutMs));
   app.use(securityHeaders(config.http));
   if (config.http.corsOrigins.length > 0) {

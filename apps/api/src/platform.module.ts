@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { trace } from '@opentelemetry/api';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -9,6 +9,7 @@ import { createSchemaIfMissing } from './database/database-schema';
 import { dataSourceOptions } from './database/data-source.options';
 import { ReplicaSet } from './database/replica-set';
 import { MetricsModule } from './metrics/metrics.module';
+import { DOMAIN_MODULES, DomainModule, ResourceDomains } from './domains/resource-domains';
 import { HandlerSpansInterceptor } from './telemetry/handler-spans.interceptor';
 import { tracingStarted } from './telemetry/tracing';
 
@@ -19,7 +20,7 @@ import { tracingStarted } from './telemetry/tracing';
  */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, domains: Type[]): DynamicModule {
+  static forRoot(config: AppConfig, domains: readonly DomainModule[]): DynamicModule {
     return {
       module: PlatformModule,
       // APP_CONFIG is visible to every feature module.
@@ -59,12 +60,14 @@ export class PlatformModule {
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
+        { provide: DOMAIN_MODULES, useValue: domains },
+        ResourceDomains,
         ReplicaSet,
         // The kit's resources read from the replicas through the interface it declares.
         { provide: READ_REPLICAS, useExisting: ReplicaSet },
         ...handlerSpans(),
       ],
-      exports: [APP_CONFIG, ReplicaSet, READ_REPLICAS],
+      exports: [APP_CONFIG, ReplicaSet, READ_REPLICAS, ResourceDomains],
     };
   }
 }

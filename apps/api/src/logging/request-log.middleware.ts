@@ -2,6 +2,7 @@ import type { Caller } from '@app/resource-kit';
 import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { ResourceDomains } from '../domains/resource-domains';
 import { currentRequestId } from './app-logger';
 
 // A client's id is kept only if it is short and printable, so it cannot forge log content.
@@ -18,13 +19,16 @@ type LoggedResponse = Response & { [REQUEST]: { id: string; started: number } };
 
 /**
  * Gives every request its X-Request-Id and, when it ends, one line: fields picked from the
- * request (never its headers, so no Authorization or cookies), at info, or error for a 5xx.
+ * request (never its headers, so no Authorization or cookies) and the domain that served it,
+ * at info, or error for a 5xx.
  */
-export function requestLog(logger: Logger) {
+export function requestLog(logger: Logger, domains: ResourceDomains) {
   // One listener function for every response: no closure per request.
   function writeLine(this: LoggedResponse): void {
     const level = this.statusCode >= 500 ? 'error' : 'info';
-    if (logger.isLevelEnabled(level)) logger[level](requestLine(this), 'request completed');
+    if (logger.isLevelEnabled(level)) {
+      logger[level](requestLine(this, domains), 'request completed');
+    }
   }
   return (request: Request, response: Response, next: NextFunction): void => {
     // Node keeps the peer's address once read while the socket is open: a line written after
@@ -40,18 +44,20 @@ export function requestLog(logger: Logger) {
   };
 }
 
-function requestLine(response: LoggedResponse) {
+function requestLine(response: LoggedResponse, domains: ResourceDomains) {
   const { req: request, statusCode } = response;
   const { id, started } = response[REQUEST];
   const caller = (request as Request & { user?: Caller }).user;
+  const route = routeOf(request);
   return {
     req: {
       id,
       method: request.method,
       path: request.path,
-      route: routeOf(request),
+      route,
       address: request.ip,
     },
+    domain: domains.ofRoute(route),
     res: { status: statusCode, ...(!response.writableFinished && { aborted: true }) },
     user: caller ? { id: caller.id, role: caller.role } : null,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,

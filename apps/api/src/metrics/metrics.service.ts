@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'pr
 import { DataSource } from 'typeorm';
 import { CostlyQueries } from '@app/resource-kit';
 import { ReplicaSet } from '../database/replica-set';
+import { ResourceDomains } from '../domains/resource-domains';
 import { routeOf } from '../logging/request-log.middleware';
 import { RequestSeries } from './request-series';
 
@@ -13,14 +14,19 @@ const STARTED = Symbol('metrics:started');
 type TimedResponse = Response & { [STARTED]: number };
 
 /**
- * The service's Prometheus metrics, in a registry of its own: requests by route template,
- * method and status, their latency, the PostgreSQL pool (read at scrape time), the process.
+ * The service's Prometheus metrics, in a registry of its own: requests by domain, route
+ * template, method and status, their latency, the PostgreSQL pool (read at scrape time), the process.
  */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
 
-  constructor(dataSource: DataSource, replicas: ReplicaSet, costlyQueries: CostlyQueries) {
+  constructor(
+    dataSource: DataSource,
+    replicas: ReplicaSet,
+    costlyQueries: CostlyQueries,
+    private readonly domains: ResourceDomains,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     if (dataSource.options.type === 'postgres') this.watchPool(dataSource);
     if (replicas.states.length > 0) this.watchReplicas(replicas);
@@ -46,15 +52,18 @@ export class MetricsService {
   readonly observe = this.observer();
 
   private observer() {
-    const series = new RequestSeries([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+    const series = new RequestSeries(
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      (route) => this.domains.ofRoute(route),
+    );
     const metrics = [
       series.counter(
         'http_requests_total',
-        'HTTP requests answered, by route template, method and status',
+        'HTTP requests answered, by domain, route template, method and status',
       ),
       series.histogram(
         'http_request_duration_seconds',
-        'Time from the request to the end of the answer, by route template, method and status',
+        'Time from the request to the end of the answer, by domain, route template, method and status',
       ),
     ];
     // prom-client's registry reads any object with a name and get(); its types want a class.

@@ -1,4 +1,4 @@
-type Labels = { route: string; method: string; status: number };
+type Labels = { domain: string; route: string; method: string; status: number };
 
 interface Series {
   readonly labels: Labels;
@@ -9,7 +9,8 @@ interface Series {
 }
 
 /**
- * The request counter and latency histogram, by route template, method and status, kept as
+ * The request counter and latency histogram, by route template (and its domain), method and
+ * status, kept as
  * one map lookup per request. prom-client's own Counter and Histogram hash and validate the
  * labels on every call, about 10 µs of a 170 µs read (docs/performance.md); here that work
  * happens when /metrics is read. The exposition is prom-client's, from the metrics below.
@@ -19,13 +20,17 @@ export class RequestSeries {
   // cached) or a number, where one joined key would be a new string to hash per request.
   private readonly series = new Map<string, Map<string, Map<number, Series>>>();
 
-  constructor(private readonly bounds: readonly number[]) {}
+  constructor(
+    private readonly bounds: readonly number[],
+    /** The domain of a route template, computed once per series, not per request. */
+    private readonly domainOf: (route: string) => string,
+  ) {}
 
   record(route: string, method: string, status: number, seconds: number): void {
     const byMethod = childOf(this.series, route, () => new Map<string, Map<number, Series>>());
     const byStatus = childOf(byMethod, method, () => new Map<number, Series>());
     const series = childOf(byStatus, status, () => ({
-      labels: { route, method, status },
+      labels: { domain: this.domainOf(route), route, method, status },
       count: 0,
       sum: 0,
       perBucket: new Array<number>(this.bounds.length + 1).fill(0),

@@ -2,6 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
+import { ResourceDomains } from '../domains/resource-domains';
+import { routeOf } from '../logging/request-log.middleware';
 
 /**
  * A span for each Nest route handler, `<Controller>.<handler>`, as the OpenTelemetry Nest
@@ -13,6 +15,8 @@ import { Observable } from 'rxjs';
 export class HandlerSpansInterceptor implements NestInterceptor {
   private readonly tracer = trace.getTracer('shop-api/nest');
 
+  constructor(private readonly domains: ResourceDomains) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const controller = context.getClass().name;
@@ -23,6 +27,7 @@ export class HandlerSpansInterceptor implements NestInterceptor {
       'nestjs.controller': controller,
       'nestjs.callback': handler,
       'http.request.method': request.method,
+      'shop.domain': this.domains.ofRoute(routeOf(request)),
     };
     return new Observable((subscriber) =>
       // The handler runs in the span's context: the kit's and the SQL spans are its children.
