@@ -10,7 +10,7 @@ export type DomainModule = Type & { readonly declaration: Domain };
 export const DOMAIN_MODULES = Symbol('DOMAIN_MODULES');
 
 /** The domain of a route that serves no resource: the operations endpoints, /metrics. */
-export const NO_DOMAIN = 'none';
+const NO_DOMAIN = 'none';
 
 /**
  * Which domain serves each resource type, read from the booted domain modules, so that log

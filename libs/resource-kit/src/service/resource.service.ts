@@ -246,7 +246,8 @@ export class ResourceService<T extends ResourceEntity = ResourceEntity>
     );
   }
 
-  // After every write: the resource's own hook, then what every write does (history, listener).
+  // After every write: the resource's own hook, then what every write does (other modules'
+  // reactions, history, the listener).
   private async written(
     entity: T,
     action: WriteAction,
