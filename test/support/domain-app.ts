@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ResourceKitAdapter } from '@app/resource-kit';
 import type { App } from 'supertest/types';
@@ -20,9 +20,13 @@ export interface DomainApp {
 /**
  * Boots the platform with only `domains` (a domain and those it depends on, SPEC 1.18), as a
  * team tests one: Nest's Test.createTestingModule, over HTTP, on this project's database,
- * with every migration run. Imports none of the other domains' code.
+ * with every migration run. Imports none of the other domains' code. `imports` adds a spec's
+ * own modules beside them.
  */
-export async function startDomains(domains: DomainModule[]): Promise<DomainApp> {
+export async function startDomains(
+  domains: DomainModule[],
+  imports: Type[] = [],
+): Promise<DomainApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -33,7 +37,7 @@ export async function startDomains(domains: DomainModule[]): Promise<DomainApp> 
     ...database.env,
   });
   const moduleRef = await Test.createTestingModule({
-    imports: [PlatformModule.forRoot(config, domains)],
+    imports: [PlatformModule.forRoot(config, domains), ...imports],
   }).compile();
   const app = moduleRef.createNestApplication(new ResourceKitAdapter(), {
     bodyParser: false,

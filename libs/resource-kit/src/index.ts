@@ -32,7 +32,12 @@ export { clientAddressOf } from './service/request-context';
 export type { ResourceInput } from './validation/input.parser';
 export { KitError, conflict, invalidInput, notFound } from './errors/kit.error';
 export type { KitErrorCode } from './errors/kit.error';
-export type { Operation, ResourceDefinition, AttributeDefinition } from './metadata/definition';
+export type {
+  AttributeDefinition,
+  EntityClass,
+  Operation,
+  ResourceDefinition,
+} from './metadata/definition';
 export { byType } from './metadata/definition';
 export { readResourceDefinition } from './metadata/definition.reader';
 
@@ -48,6 +53,16 @@ export { WRITE_LISTENER } from './service/write-listener';
 export type { WriteAction, WriteEvent, WriteListener } from './service/write-listener';
 export { OnWrite, writeReactionsOf } from './service/write-reactions';
 export type { WritePhase } from './service/write-reactions';
+export {
+  CommittedListeners,
+  committedListenersOf,
+  OnCommitted,
+} from './service/committed-listeners';
+export type {
+  CommittedEvent,
+  CommittedListener,
+  FoundListener,
+} from './service/committed-listeners';
 export { TransactionRunner } from './persistence/transaction.runner';
 export { CostlyQueries } from './persistence/costly-queries';
 export {

@@ -16,6 +16,7 @@ import { SqliteFunctions } from './persistence/sqlite-functions';
 import { CostlyQueries } from './persistence/costly-queries';
 import { TrigramWords } from './persistence/trigram-words';
 import { WriteUnits } from './service/write-units';
+import { CommittedListeners } from './service/committed-listeners';
 import { WriteReactions } from './service/write-reactions';
 import { TransactionRunner } from './persistence/transaction.runner';
 import { CURSOR_CODEC } from './service/resource-reads';
@@ -96,6 +97,7 @@ export class ResourceKitModule implements NestModule {
         TrigramWords,
         WriteUnits,
         WriteReactions,
+        CommittedListeners,
         SqliteFunctions,
         JsonBodyReader,
         UnroutedResponder,
@@ -122,6 +124,7 @@ export class ResourceKitModule implements NestModule {
         CostlyQueries,
         TrigramWords,
         WriteUnits,
+        CommittedListeners,
         IdempotencyStore,
       ],
     };

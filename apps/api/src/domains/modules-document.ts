@@ -1,11 +1,12 @@
 // `npm run docs:modules` writes docs/modules.md from the code: the domains' declarations
-// (*.domain.ts beside this file), the resources their folders declare and the reactions
-// (@OnWrite) their providers declare. A unit spec fails when the file is stale.
+// (*.domain.ts beside this file), the resources their folders declare, and the reactions
+// (@OnWrite) and listeners (@OnCommitted) their providers declare. A unit spec fails when the file is stale.
 import 'reflect-metadata';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import {
+  committedListenersOf,
   readResourceDefinition,
   ResourceEntity,
   writeReactionsOf,
@@ -17,11 +18,15 @@ import type { Domain } from './domain';
 const SOURCE = join(__dirname, '..');
 export const MODULES_DOCUMENT = join(repositoryRoot(__dirname), 'docs', 'modules.md');
 
+/** How a domain hears another's writes: in their transaction, or after their commit. */
+type Hearing = 'reacts to' | 'listens to';
+
 interface Reaction {
+  readonly hearing: Hearing;
   readonly provider: string;
   readonly method: string;
   readonly target: string;
-  readonly phases: readonly string[];
+  readonly when: readonly string[];
 }
 
 interface DomainContents {
@@ -47,20 +52,23 @@ function unformatted(): string {
     '# Modules',
     '',
     'Generated from the code by `npm run docs:modules`: the domains as `apps/api/src/domains/*.domain.ts`',
-    'declare them, the resources their folders declare and the reactions (`@OnWrite`) their',
-    'providers declare. `npm test` fails when this file is not what the code generates; `npm run',
-    'lint` checks the imports against the same declarations (README, "Domains").',
+    'declare them, the resources their folders declare, and the reactions (`@OnWrite`) and',
+    'listeners (`@OnCommitted`) their providers declare. `npm test` fails when this file is not',
+    'what the code generates; `npm run lint` checks the imports against the same declarations',
+    '(README, "Domains").',
     '',
-    'A solid arrow is a declared dependency; a dotted one, a reaction to the writes of the',
-    "other domain's resources, inside the write's transaction.",
+    'A solid arrow is a declared dependency. A dotted one hears the writes of the other',
+    "domain's resources: `reacts to` inside the write's transaction, `listens to` after its",
+    'commit, through the event publication registry (at least once, each completion recorded).',
     '',
     '```mermaid',
     'flowchart LR',
     ...domains.flatMap(({ domain }) => domain.dependsOn.map((on) => `  ${domain.name} --> ${on}`)),
     ...domains.flatMap(({ domain, reactions }) =>
-      [...new Set(reactions.map((r) => owner.get(r.target)))]
-        .filter((on) => on !== undefined && on !== domain.name)
-        .map((on) => `  ${domain.name} -. reacts to .-> ${on}`),
+      [...new Set(reactions.map((r) => `${r.hearing}:${owner.get(r.target)}`))]
+        .map((edge) => edge.split(':'))
+        .filter(([, on]) => on !== 'undefined' && on !== domain.name)
+        .map(([hearing, on]) => `  ${domain.name} -. ${hearing} .-> ${on}`),
     ),
     '```',
     ...domains.flatMap((contents) => section(contents)),
@@ -80,7 +88,8 @@ function section({ domain, resources, reactions }: DomainContents): string[] {
     `- Public API: ${code(domain.publicApi) || 'none'}`,
     `- Resources: ${code(resources.map((r) => r.type)) || 'none'}`,
     `- Publishes (an event per write, SPEC 1.14): ${code(resources.flatMap(eventsOf)) || 'none'}`,
-    `- Reacts to: ${reactions.map(describe).join('; ') || 'nothing'}`,
+    `- Reacts to, in the write's transaction: ${heard(reactions, 'reacts to')}`,
+    `- Listens to, after commit: ${heard(reactions, 'listens to')}`,
   ];
 }
 
@@ -92,8 +101,14 @@ function eventsOf(definition: ResourceDefinition): string[] {
     .map((operation) => `${definition.type}.${EVENT_OF[operation]}`);
 }
 
-function describe({ provider, method, target, phases }: Reaction): string {
-  return `${target} ${phases.join(', ')} (\`${provider}.${method}\`)`;
+function heard(reactions: readonly Reaction[], hearing: Hearing): string {
+  const described = reactions
+    .filter((reaction) => reaction.hearing === hearing)
+    .map(
+      ({ provider, method, target, when }) =>
+        `${target} ${when.join(', ')} (\`${provider}.${method}\`)`,
+    );
+  return described.join('; ') || 'nothing';
 }
 
 function declaredDomains(): Domain[] {
@@ -106,7 +121,7 @@ function declaredDomains(): Domain[] {
   );
 }
 
-// What the domain's files export: its resources, and the reactions of its providers.
+// What the domain's files export: its resources, and the reactions and listeners of its providers.
 function contentsOf(domain: Domain): DomainContents {
   const exported = domain.folders
     .flatMap((folder) => codeFiles(join(SOURCE, folder)))
@@ -121,14 +136,22 @@ function contentsOf(domain: Domain): DomainContents {
     .filter((value) => value.prototype instanceof ResourceEntity)
     .map((entity) => readResourceDefinition(entity as Parameters<typeof readResourceDefinition>[0]))
     .sort((a, b) => a.type.localeCompare(b.type));
-  const reactions = exported.flatMap((provider) =>
-    writeReactionsOf(provider).map(({ method, entity, phases }) => ({
+  const reactions = exported.flatMap((provider): Reaction[] => [
+    ...writeReactionsOf(provider).map(({ method, entity, phases }) => ({
+      hearing: 'reacts to' as const,
       provider: provider.name,
       method,
       target: readResourceDefinition(entity).type,
-      phases,
+      when: phases,
     })),
-  );
+    ...committedListenersOf(provider).map(({ method, entity, actions }) => ({
+      hearing: 'listens to' as const,
+      provider: provider.name,
+      method,
+      target: readResourceDefinition(entity).type,
+      when: actions,
+    })),
+  ]);
   return { domain, resources, reactions };
 }
 

@@ -1,6 +1,7 @@
-import { Injectable, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { EntityClass } from '../metadata/definition';
+import { addMark, markedMethods, markedMethodsOf } from './marked-methods';
 import type { WriteContext } from './request-context';
 
 /**
@@ -30,28 +31,16 @@ const WRITE_REACTIONS = Symbol('resource-kit:write-reactions');
  *   openCart(user: User, { manager }: WriteContext) { return manager.insert(Cart, newCart(user)); }
  */
 export function OnWrite(entity: () => EntityClass, ...phases: WritePhase[]): MethodDecorator {
-  return (target, property, descriptor) => {
-    const method = descriptor.value as object;
-    const targets = (Reflect.getMetadata(WRITE_REACTIONS, method) ?? []) as ReactionTarget[];
-    return SetMetadata(WRITE_REACTIONS, [...targets, { entity, phases }])(
-      target,
-      property,
-      descriptor,
-    );
-  };
+  return addMark<ReactionTarget>(WRITE_REACTIONS, { entity, phases });
 }
 
 /** The `@OnWrite` methods a provider class declares, for documents generated from the code. */
 export function writeReactionsOf(
   provider: abstract new (...args: never[]) => unknown,
 ): { method: string; entity: EntityClass; phases: readonly WritePhase[] }[] {
-  const prototype = provider.prototype as Record<string, object>;
-  return Object.getOwnPropertyNames(prototype).flatMap((method) => {
-    const found = Object.getOwnPropertyDescriptor(prototype, method)?.value as object | undefined;
-    const targets = (found && Reflect.getMetadata(WRITE_REACTIONS, found)) as
-      ReactionTarget[] | undefined;
-    return (targets ?? []).map(({ entity, phases }) => ({ method, entity: entity(), phases }));
-  });
+  return markedMethodsOf<ReactionTarget[]>(provider, WRITE_REACTIONS).flatMap(({ method, marks }) =>
+    marks.map(({ entity, phases }) => ({ method, entity: entity(), phases })),
+  );
 }
 
 /** The `@OnWrite` methods of every provider, found once the service has started. */
@@ -66,21 +55,13 @@ export class WriteReactions implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    // A provider aliased (useExisting) is listed once more: its methods react once.
-    const instances = new Set<unknown>(
-      this.discovery.getProviders().map(({ instance }): unknown => instance),
+    const found = markedMethods<ReactionTarget[], Reaction>(
+      { discovery: this.discovery, scanner: this.scanner, reflector: this.reflector },
+      WRITE_REACTIONS,
     );
-    for (const instance of instances) {
-      if (!instance || typeof instance !== 'object') continue;
-      const prototype = Object.getPrototypeOf(instance) as Record<string, Reaction>;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const targets = this.reflector.get<ReactionTarget[] | undefined>(
-          WRITE_REACTIONS,
-          prototype[name],
-        );
-        for (const { entity, phases } of targets ?? []) {
-          for (const phase of phases) this.add(entity(), phase, prototype[name].bind(instance));
-        }
+    for (const { method, marks } of found) {
+      for (const { entity, phases } of marks) {
+        for (const phase of phases) this.add(entity(), phase, method);
       }
     }
   }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import {
   conflict,
+  OnCommitted,
   OnWrite,
+  type CommittedEvent,
   ResourceService,
   WriteAction,
   type WriteContext,
 } from '@app/resource-kit';
+import { Not } from 'typeorm';
 import { lockCart } from '../carts/cart-totals';
 import { recalculateCart } from './cart-totals';
 import { Product } from '../products/product.entity';
@@ -60,6 +63,40 @@ export class CartItemsService extends ResourceService<CartItem> {
     for (const cartId of cartIds) await lockCart(manager, this.transactions, cartId);
     await manager.getRepository(CartItem).delete({ productId: product.id });
     for (const cartId of cartIds) await recalculateCart(manager, cartId);
+  }
+
+  /**
+   * A product's new price reaches the cart lines that hold it once the product's write has
+   * committed: a change to the catalog does not wait for, nor lock, every cart that holds the
+   * product. Until then a line shows its price of before; checkout prices from the product.
+   * Run again after a failure, it finds the lines already priced and changes nothing.
+   */
+  @OnCommitted(() => Product, 'updated')
+  async repriceLines({ subject }: CommittedEvent): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      const product = await manager.getRepository(Product).findOneBy({ id: subject.id });
+      if (!product) return;
+      const items = manager.getRepository(CartItem);
+      const stale = await items.findBy({
+        productId: product.id,
+        unitPriceCents: Not(product.priceCents),
+      });
+      for (const cartId of [...new Set(stale.map((item) => item.cartId))].sort()) {
+        await lockCart(manager, this.transactions, cartId);
+        // Read again under the cart's lock: its quantity may have changed, or it may be gone.
+        const item = await items.findOneBy({ cartId, productId: product.id });
+        if (!item) continue;
+        await items.update(
+          { id: item.id },
+          {
+            unitPriceCents: product.priceCents,
+            lineTotalCents: product.priceCents * item.quantity,
+            updatedAt: new Date(),
+          },
+        );
+        await recalculateCart(manager, cartId);
+      }
+    });
   }
 
   private async price(item: CartItem, { manager }: WriteContext): Promise<Product> {

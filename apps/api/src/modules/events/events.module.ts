@@ -5,6 +5,8 @@ import { MetricsModule } from '../../metrics/metrics.module';
 import { Event } from './event.entity';
 import { EventSinks } from './event-sinks';
 import { EventsRecorder } from './events.recorder';
+import { EventPublication } from './listeners/event-publication.entity';
+import { EventPublications } from './listeners/event-publications';
 import { AsyncApiController } from './publishing/asyncapi.controller';
 import { EventRelay } from './publishing/event-relay';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
@@ -13,7 +15,7 @@ import { OutboxEntry } from './publishing/outbox-entry.entity';
   controllers: [AsyncApiController],
   imports: [
     ResourceModule.forFeature(Event),
-    TypeOrmModule.forFeature([OutboxEntry]),
+    TypeOrmModule.forFeature([OutboxEntry, EventPublication]),
     MetricsModule,
   ],
   providers: [
@@ -21,6 +23,7 @@ import { OutboxEntry } from './publishing/outbox-entry.entity';
     { provide: WRITE_LISTENER, useExisting: EventsRecorder },
     EventSinks,
     EventRelay,
+    EventPublications,
   ],
   exports: [EventSinks],
 })

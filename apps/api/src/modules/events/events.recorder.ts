@@ -9,14 +9,15 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Event } from './event.entity';
 import { EventSinks } from './event-sinks';
+import { EventPublications } from './listeners/event-publications';
 import { OutboxEntry } from './publishing/outbox-entry.entity';
 
 /**
  * Records every successful write as an event, in the write's own transaction: either both
  * are stored or neither. The event acts for the caller; sign-up and log-in act for the user
  * they create or log in. The same transaction gives the event to the sinks other modules add
- * (the webhook outbox) and, with publishing configured, puts its message in the outbox the
- * relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15): the kit
+ * (the webhook outbox), records its publication to the `@OnCommitted` listeners that hear it,
+ * and, with publishing configured, puts its message in the outbox the relay publishes. The event of a tenant-scoped write is its tenant's (SPEC 1.15): the kit
  * records it so, and its message goes to the tenant's own subjects.
  */
 @Injectable()
@@ -28,6 +29,7 @@ export class EventsRecorder implements WriteListener {
     @Inject(APP_CONFIG) { eventPublishing }: AppConfig,
     private readonly registry: ResourceRegistry,
     private readonly sinks: EventSinks,
+    private readonly publications: EventPublications,
   ) {
     this.publishing = eventPublishing.url !== undefined;
     this.subjectPrefix = eventPublishing.subjectPrefix;
@@ -49,6 +51,7 @@ export class EventsRecorder implements WriteListener {
     context.record(Event, event);
     const body = this.bodyOf(event);
     this.sinks.tell({ event, body, definition, tenant }, context);
+    this.publications.record(event, definition.entity, context);
     if (this.publishing) {
       context.record(OutboxEntry, {
         eventId: event.id,

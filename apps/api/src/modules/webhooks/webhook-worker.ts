@@ -18,7 +18,7 @@ import { DataSource, IsNull, LessThan, Or } from 'typeorm';
 import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app-config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ReceiverPolicy } from './receiver-address';
-import { QUICK_MS, RoundPace } from './round-pace';
+import { RoundPace } from '../../database/round-pace';
 import { HAND_OUT_BATCH, WebhookHandOut } from './webhook-hand-out';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -59,8 +59,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly tracer = trace.getTracer('webhooks');
   private running?: Promise<void>;
-  private wake?: () => void;
-  private shorten?: () => void;
   private readonly pace = new RoundPace();
 
   constructor(
@@ -81,7 +79,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
-    this.wake?.();
+    this.pace.wake();
     await this.running;
     // The attempts in flight are cut short (the signal) and handed back.
     await Promise.all(this.inFlight.values());
@@ -104,7 +102,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         failing = true;
         wait = RETRY_MS;
       }
-      await this.pause(wait);
+      if (!this.stopping.signal.aborted) await this.pace.pause(wait);
     }
   }
 
@@ -113,29 +111,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
    * worker comes back to its quick pace, so the event is handed out soon after the commit.
    */
   eventRecorded(): void {
-    if (this.pace.quicken()) this.shorten?.();
-  }
-
-  // Until `ms` have passed or an attempt has ended (its endpoint's next delivery is due); a
-  // longer idle pause is cut to the quick pace when this instance records an event.
-  private pause(ms: number): Promise<void> {
-    if (this.stopping.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = this.shorten = undefined;
-        resolve();
-      };
-      timer = setTimeout(done, ms);
-      this.wake = done;
-      if (ms > QUICK_MS) {
-        this.shorten = () => {
-          clearTimeout(timer);
-          timer = setTimeout(done, QUICK_MS);
-        };
-      }
-    });
+    this.pace.quicken();
   }
 
   /**
@@ -156,7 +132,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         )
         .finally(() => {
           this.inFlight.delete(due.endpointId);
-          this.wake?.();
+          // Its endpoint's next delivery may be due now.
+          this.pace.wake();
         });
       this.inFlight.set(due.endpointId, attempt);
       started += 1;

@@ -24,3 +24,25 @@ describe('RoundPace', () => {
     expect(pace.next(false)).toBe(QUICK_MS);
   });
 });
+
+describe('RoundPace.pause', () => {
+  it('ends when woken', async () => {
+    const pace = new RoundPace();
+    const started = Date.now();
+    const paused = pace.pause(60_000);
+    pace.wake();
+    await paused;
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('is cut to the quick pace when told of a write', async () => {
+    const pace = new RoundPace();
+    for (let round = 0; round < 5; round += 1) pace.next(false);
+    const started = Date.now();
+    const paused = pace.pause(60_000);
+    pace.quicken();
+    await paused;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(QUICK_MS - 5);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
