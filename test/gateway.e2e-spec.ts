@@ -96,8 +96,9 @@ behindGateway('behind a real gateway (deploy/haproxy.cfg)', () => {
       instance.service.child.kill('SIGTERM');
       expect(await instance.service.exit()).toEqual({ code: 0, signal: null });
       instance.service = await startInstance(instance.port);
-      // The gateway takes it back after two good health checks.
-      await sleep(1_000);
+      // The gateway takes it back after two good health checks: the next one is stopped only
+      // once the load reaches this one (a fixed wait was too short on a loaded machine).
+      await waitFor(instance.service.output, /"path":"\/products"/);
     }
     await sleep(500);
     running = false;
