@@ -3,7 +3,9 @@
 // database that this script creates, migrates with the committed migrations and throws away,
 // so the migration holds exactly the new change, whatever state the local databases are in.
 // No database server is needed: SQLite is a scratch file, PostgreSQL an embedded PGlite served
-// on a loopback port for the TypeORM CLI. Run after `npm run build` (the npm script does).
+// on a loopback port for the TypeORM CLI. The PostgreSQL one is then made safe to run under
+// live traffic (apps/api/src/database/online-migration.ts). Run after `npm run build` (the npm
+// script does).
 // Usage: npm run migration:generate -- AddReviews [sqlite|postgres]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +49,24 @@ async function migrate(engine, database) {
   if (generated.status !== 0 && searches.length === 0) return generated.status;
   if (engine === 'postgres') unqualify(folder);
   if (searches.length > 0) addSearchIndexes(folder, searches);
+  if (engine === 'postgres') await goOnline(folder);
   return 0;
+}
+
+// What would block writes to a live table goes online: NOT VALID constraints, validated and
+// indexed concurrently in a follow-up migration (apps/api/src/database/online-migration.ts).
+async function goOnline(folder) {
+  const { onlineMigration } = await import(
+    resolve('dist/apps/api/src/database/online-migration.js')
+  );
+  const file = readdirSync(folder).find((file) => file.endsWith(`-${name}.ts`));
+  if (!file) return;
+  const path = join(folder, file);
+  const timestamp = Number(file.split('-')[0]) + 1;
+  const { source, online } = onlineMigration(readFileSync(path, 'utf8'), { name, timestamp });
+  if (!online) return;
+  writeFileSync(path, source);
+  writeFileSync(join(folder, `${timestamp}-${name}Online.ts`), online);
 }
 
 // The trigram indexes of `searchable` attributes are an expression TypeORM cannot declare:

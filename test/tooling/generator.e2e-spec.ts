@@ -100,8 +100,11 @@ describe('npm run generate:resource', () => {
     expect(ordering).toContain("'modules/probe-review-replies'");
     const catalog = readFileSync(join(copy, 'apps/api/src/domains/catalog.domain.ts'), 'utf8');
     expect(catalog).toContain("'modules/probe-notes'");
+    // Its PostgreSQL migrations take no lock live traffic would wait for (SPEC 1.19).
+    const { stdout } = await run('npm', ['run', '--silent', 'lint:migrations']);
+    expect(stdout).toMatch(/[1-9]\d* migration\(s\) linted, no problem/);
     // The rest of the copy is the repository's own code, which its own lint step checks.
-    // Migrations are generated SQL, which the lint configuration leaves out.
+    // Migrations are generated SQL, which eslint's configuration leaves out.
     const written = [
       'apps/api/src/app.module.ts',
       'apps/api/src/domains',

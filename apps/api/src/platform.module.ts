@@ -7,6 +7,7 @@ import { READ_REPLICAS, ResourceKitModule } from '@app/resource-kit';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { createSchemaIfMissing } from './database/database-schema';
 import { dataSourceOptions } from './database/data-source.options';
+import { migrate } from './database/migrate';
 import { ReplicaSet } from './database/replica-set';
 import { MetricsModule } from './metrics/metrics.module';
 import { DOMAIN_MODULES, DomainModule, ResourceDomains } from './domains/resource-domains';
@@ -30,7 +31,8 @@ export class PlatformModule {
           useFactory: () => ({
             ...dataSourceOptions(config.database),
             autoLoadEntities: true,
-            migrationsRun: true,
+            // Run before, by one instance at a time, under a lock timeout (migrate.ts).
+            migrationsRun: false,
             // Fail fast at start instead of retrying for minutes, and without a log line that
             // says it retries: main.ts reports the cause in one line.
             retryAttempts: 0,
@@ -39,6 +41,7 @@ export class PlatformModule {
           // The migrations run into the configured schema: it must exist before they do.
           dataSourceFactory: async (options) => {
             await createSchemaIfMissing(options!);
+            await migrate(config.database);
             return new DataSource(options!);
           },
         }),

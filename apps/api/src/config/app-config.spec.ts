@@ -75,6 +75,7 @@ describe('loadConfig', () => {
       url: 'postgres://u@db:5432/shop',
       schema: 'shop',
       statementTimeoutMs: 5_000,
+      migrationLockTimeoutMs: 2_000,
       pooler: 'none',
       replicas: { urls: [], maxLagMs: 5_000 },
     });

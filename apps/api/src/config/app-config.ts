@@ -69,6 +69,8 @@ export type DatabaseConfig =
       url: string;
       schema?: string;
       statementTimeoutMs: number;
+      /** How long a migration's statement waits for a lock before it is retried. */
+      migrationLockTimeoutMs: number;
       pooler: Environment['DATABASE_POOLER'];
       /** Hot standbys for anonymous reads, and the replay lag past which one is left out. */
       replicas: { urls: string[]; maxLagMs: number };
@@ -285,6 +287,7 @@ function databaseConfig(env: Environment): DatabaseConfig {
       url: env.DATABASE_URL,
       schema: env.DATABASE_SCHEMA,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      migrationLockTimeoutMs: env.DATABASE_MIGRATION_LOCK_TIMEOUT_MS,
       pooler: env.DATABASE_POOLER,
       replicas: {
         urls: env.DATABASE_REPLICA_URLS?.split(',').map((url) => url.trim()) ?? [],

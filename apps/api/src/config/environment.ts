@@ -204,6 +204,11 @@ export class Environment {
   @IsIntegerFrom(100, 10 * 60_000)
   DATABASE_STATEMENT_TIMEOUT_MS = 5_000;
 
+  // The longest a migration's statement waits for a lock before it gives up and is retried
+  // (SPEC 1.19): live traffic queues behind it no longer than this.
+  @IsIntegerFrom(50, 60_000)
+  DATABASE_MIGRATION_LOCK_TIMEOUT_MS = 2_000;
+
   // Queries that no index serves (SPEC 1.6): how many of anonymous and of signed-in callers
   // run at once per instance, the statement timeout of an anonymous caller's, and how long a
   // search by its trigram index may read before it counts as costly.

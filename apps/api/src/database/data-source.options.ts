@@ -32,7 +32,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         // Timestamps read without postgres-date, the largest share of a page's CPU.
         types: utcTimestamps,
-        ...sessionSettings(database),
+        ...sessionSettings(database, { statementTimeoutMs: database.statementTimeoutMs }),
       },
     };
   }
@@ -46,16 +46,45 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   };
 }
 
-// Every session runs in UTC (times are stored in zone-less columns), under the statement
-// timeout and, when a schema is configured, finds its tables there. A transaction pooler
-// takes none of these at connection: there, each transaction sets them.
-function sessionSettings(database: PostgresConfig): Record<string, unknown> {
-  if (database.pooler === 'transaction') {
-    return { Client: transactionPoolerClient(database.statementTimeoutMs, database.schema) };
-  }
-  const { schema } = database;
+/**
+ * The connections the migrations run on (migrate.ts), made and closed before the service's
+ * pool: no statement timeout (an index built on a large table may take minutes), and a lock
+ * timeout, so that a statement waiting for a lock live traffic holds gives up soon instead of
+ * queueing that traffic behind itself.
+ */
+export function migrationDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const options = dataSourceOptions(database);
+  if (database.type !== 'postgres' || options.type !== 'postgres') return options;
+  const timeouts = { statementTimeoutMs: 0, lockTimeoutMs: database.migrationLockTimeoutMs };
   return {
-    statement_timeout: database.statementTimeoutMs,
+    ...options,
+    extra: {
+      ...(options.extra as Record<string, unknown>),
+      max: 2,
+      ...sessionSettings(database, timeouts),
+    },
+  };
+}
+
+interface Timeouts {
+  readonly statementTimeoutMs: number;
+  readonly lockTimeoutMs?: number;
+}
+
+// Every session runs in UTC (times are stored in zone-less columns), under its timeouts and,
+// when a schema is configured, finds its tables there. A transaction pooler takes none of
+// these at connection: there, each transaction sets them.
+function sessionSettings(
+  database: PostgresConfig,
+  { statementTimeoutMs, lockTimeoutMs }: Timeouts,
+): Record<string, unknown> {
+  const { schema } = database;
+  if (database.pooler === 'transaction') {
+    return { Client: transactionPoolerClient(statementTimeoutMs, schema, lockTimeoutMs) };
+  }
+  return {
+    statement_timeout: statementTimeoutMs,
+    ...(lockTimeoutMs !== undefined && { lock_timeout: lockTimeoutMs }),
     options: ['-c timezone=UTC', ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
   };
 }

@@ -19,10 +19,15 @@ import { Client } from 'pg';
 export function transactionPoolerClient(
   statementTimeoutMs: number,
   schema?: string,
+  lockTimeoutMs?: number,
 ): typeof Client {
   const begin = [
     'START TRANSACTION',
     `SET LOCAL statement_timeout = ${Math.trunc(statementTimeoutMs)}`,
+    // The migrations' connections (migrate.ts): a lock waited for longer fails the statement.
+    ...(lockTimeoutMs === undefined
+      ? []
+      : [`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`]),
     "SET LOCAL TIME ZONE 'UTC'",
     // DATABASE_SCHEMA is a checked lower-case identifier.
     ...(schema ? [`SET LOCAL search_path = "${schema}"`] : []),
