@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { migrate } from '../apps/api/src/database/migrate';
 import { loadConfig } from '../apps/api/src/config/app-config';
+import { scaledMs } from './support/machine-load';
 import { startService, waitFor } from './support/service-process';
 import { STATIC_ADMIN } from './support/shop-client';
 import { createTestDatabase, TEST_DATABASE_URL, TestDatabase } from './support/test-database';
@@ -18,6 +19,8 @@ const MIGRATIONS = readdirSync(
 ).filter((file) => /^\d+-.*\.ts$/.test(file));
 
 (onPostgres ? describe : describe.skip)('migrations at start, on PostgreSQL', () => {
+  // Two service processes migrating a new schema, behind PgBouncer too, on a busy machine.
+  jest.setTimeout(scaledMs(120_000));
   let database: TestDatabase;
   let client: Client;
   const env = () => ({

@@ -70,14 +70,16 @@ async function runPending(dataSource: DataSource): Promise<void> {
  * lock timeout.
  */
 async function waitForTheLease(lease: QueryRunner, table: string, pooled: boolean): Promise<void> {
-  if (pooled) await lease.startTransaction();
   const take = pooled ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock';
   let waiting = false;
   for (;;) {
+    if (pooled) await lease.startTransaction();
     const [{ leased }] = (await lease.query(`SELECT ${take}(hashtext($1)) AS leased`, [table])) as {
       leased: boolean;
     }[];
     if (leased) return;
+    // Behind a pooler a waiting instance holds no server connection between its looks.
+    if (pooled) await lease.rollbackTransaction();
     if (!waiting) new Logger('Migrations').log('waiting for another instance to migrate');
     waiting = true;
     await sleep(WAIT_POLL_MS);
