@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { newRow, StaticTokenRegistry } from '@app/resource-kit';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { NO_PASSWORD } from '../../accounts/password.hasher';
 import { User } from './user.entity';
@@ -21,8 +21,25 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const users = this.dataSource.getRepository(User);
     for (const granted of this.config.staticTokens) {
+      // Instances starting together may both create it: the one that loses takes the other's.
+      const user = await this.seed(granted).catch((error: unknown) => {
+        if (!takenAlready(error)) throw error;
+        return this.seed(granted);
+      });
+      const { tenant } = granted;
+      this.tokens.register(granted.token, {
+        id: user.id,
+        role: user.role,
+        ...(tenant !== undefined && { tenant }),
+      });
+    }
+  }
+
+  // The static token's user, created with its cart or brought up to date, in one transaction.
+  private seed(granted: AppConfig['staticTokens'][number]): Promise<User> {
+    return this.dataSource.transaction(async (manager) => {
+      const users = manager.getRepository(User);
       const emailKey = granted.email.toLowerCase();
       const existing = await users.findOneBy({ emailKey });
       if (existing && existing.passwordHash !== NO_PASSWORD) throw signedUp(granted.email);
@@ -38,15 +55,17 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
         updatedAt: row.updatedAt,
       });
       await users.save(user);
-      if (!existing) await this.dataSource.getRepository(Cart).insert(newCart(user));
-      const { tenant } = granted;
-      this.tokens.register(granted.token, {
-        id: user.id,
-        role: user.role,
-        ...(tenant !== undefined && { tenant }),
-      });
-    }
+      if (!existing) await manager.getRepository(Cart).insert(newCart(user));
+      return user;
+    });
   }
+}
+
+// A unique value another writer stored first (PostgreSQL's unique_violation, or SQLite's).
+function takenAlready(error: unknown): boolean {
+  const code = (error instanceof QueryFailedError &&
+    (error.driverError as { code?: string }).code) as string | false;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function signedUp(email: string): Error {
