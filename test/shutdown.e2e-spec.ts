@@ -116,7 +116,11 @@ onPostgres('SIGTERM under keep-alive load', () => {
     const outcomes: Outcome[] = [];
     let running = true;
     const clients = Array.from({ length: CLIENTS }, () => loop(port, outcomes, () => running));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A second of load, and at least two answers per client (a loaded machine answers slowly).
+    const loaded = Date.now() + 1_000;
+    while (Date.now() < loaded || outcomes.length <= 2 * CLIENTS) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const signalledAt = Date.now();
     service.child.kill('SIGTERM');
