@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import { scaledMs } from './support/machine-load';
 import { ADMIN_TOKEN, STATIC_ADMIN } from './support/shop-client';
 import { ServiceProcess, startService } from './support/service-process';
 import { TEST_JWT_SECRET } from './support/test-app';
@@ -130,7 +131,8 @@ onPostgres('SIGTERM under keep-alive load', () => {
     await Promise.all(clients);
 
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(stoppedAfter).toBeLessThan(GRACE_MS + 2_500);
+    // The grace period, then closing: a bound against a hang, stretched on a loaded machine.
+    expect(stoppedAfter).toBeLessThan(GRACE_MS + scaledMs(2_500));
     expect(stoppedAfter).toBeGreaterThanOrEqual(GRACE_MS);
 
     const answer = await stuck;
