@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { newRow, StaticTokenRegistry } from '@app/resource-kit';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { newRow, StaticTokenRegistry, TransactionRunner } from '@app/resource-kit';
+import { QueryFailedError } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { NO_PASSWORD } from '../../accounts/password.hasher';
 import { User } from './user.entity';
@@ -16,8 +16,8 @@ import { newCart } from '../carts/new-cart';
 export class StaticUsersSeeder implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
     private readonly tokens: StaticTokenRegistry,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -38,7 +38,8 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
 
   // The static token's user, created with its cart or brought up to date, in one transaction.
   private seed(granted: AppConfig['staticTokens'][number]): Promise<User> {
-    return this.dataSource.transaction(async (manager) => {
+    // The kit's runner: on SQLite it takes its turn with the other transactions of the start.
+    return this.transactions.run(async (manager) => {
       const users = manager.getRepository(User);
       const emailKey = granted.email.toLowerCase();
       const existing = await users.findOneBy({ emailKey });
