@@ -25,7 +25,15 @@ import { assertSameAnswers } from './identity.check';
 import { BenchOptions, parseOptions } from './options';
 import { profileService } from './profile';
 import { renderComparison, renderReport, RunResults } from './report';
-import { DATA_FILE, measureAll, portOf, SERVER_KINDS, serves } from './scenarios';
+import {
+  DATA_FILE,
+  measureAll,
+  peerRounds,
+  portOf,
+  scenariosOf,
+  SERVER_KINDS,
+  serves,
+} from './scenarios';
 import { measureAtScale, renderScale } from './scale';
 import { RunningServer } from './servers';
 import { measureOutputValidation, soak } from './service-variants';
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
     outputValidation: await measureOutputValidation(options),
     soak: options.soak ? await soak(options) : undefined,
     against: options.against ? await measureAgainst(options) : undefined,
+    deadEndpoint: await deadEndpointOnS3(options),
   };
   run.machine = `${machineBefore}; load average after: ${loadAverage()}`;
   const report = renderReport(run);
@@ -168,6 +177,13 @@ async function compareOnly(options: BenchOptions): Promise<void> {
   );
   writeFileSync(join(BENCH.workDir, 'report.md'), report);
   console.log(`\n${report}`);
+}
+
+// SPEC 1.17's promise, a dead endpoint slows no write, measured with the peers: S3 with an
+// active endpoint that never answers against S3 with it disabled, as many rounds.
+async function deadEndpointOnS3(options: BenchOptions): Promise<RunResults['deadEndpoint']> {
+  if (!scenariosOf(options).some(({ name }) => name === 'S3')) return undefined;
+  return measureWithDeadEndpoint({ ...options, only: ['S3'], rounds: peerRounds(options) });
 }
 
 async function scaleOnly(options: BenchOptions): Promise<void> {

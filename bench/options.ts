@@ -3,7 +3,10 @@ import { BENCH } from './bench.config';
 /** Command-line options of `npm run bench`: see docs/performance.md. */
 export interface BenchOptions {
   warmupSeconds: number;
+  /** One measured run of a comparison (`--against` and the like) or of a profile. */
   measureSeconds: number;
+  /** One round of a server in the peer comparison. */
+  roundSeconds: number;
   soakSeconds: number;
   soak: boolean;
   profile?: string;
@@ -19,7 +22,11 @@ export interface BenchOptions {
   glibc: boolean;
   /** Measure the service as production starts it against the same build with these node flags. */
   nodeArgs?: readonly string[];
-  /** With `against`, `pgbouncer`, `tracing`, `webhooks`, `glibc` or `nodeArgs`: only that comparison, this many alternating rounds, medians reported. */
+  /**
+   * With `against`, `pgbouncer`, `tracing`, `webhooks`, `glibc` or `nodeArgs`: only that
+   * comparison, this many alternating rounds, medians reported. Otherwise the rounds of the
+   * peer comparison (PEER_ROUNDS when unset).
+   */
   rounds?: number;
   /** The scenarios to run (`--only S1,S2`), or with `--scale` its parts (`pages`, `costly`, `writes`); all when unset. */
   only?: readonly string[];
@@ -40,6 +47,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   return {
     warmupSeconds: quick ? 1 : 3,
     measureSeconds: quick ? 3 : 10,
+    roundSeconds: quick ? 2 : 5,
     soakSeconds: 60,
     // The full run includes the soak; a quick run only with --soak.
     soak: args.includes('--soak') || (!quick && !args.includes('--no-soak')),

@@ -4,7 +4,7 @@ import { BENCH } from './bench.config';
 import { CpuProfile, sharesByPackage } from './cpu-profile.analyzer';
 import { deadEndpoint } from './dead-endpoint';
 import type { BenchOptions } from './options';
-import { measure, portOf } from './scenarios';
+import { measure, portOf, type Measurement } from './scenarios';
 import { RunningServer } from './servers';
 
 // Always listed, so that before and after tables line up; other packages from 0.5 %.
@@ -43,10 +43,10 @@ export async function profileService(scenario: string, options: BenchOptions): P
     },
     'service-profile',
   );
-  let rate: number;
+  let measured: Measurement;
   const endpoint = options.webhooks ? await deadEndpoint.subscribe(server.url) : undefined;
   try {
-    rate = (await measure(server, scenario, options)).requestsPerSecond;
+    measured = await measure(server, scenario, options);
   } finally {
     await server.stop();
     endpoint?.close();
@@ -54,21 +54,33 @@ export async function profileService(scenario: string, options: BenchOptions): P
   const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`the service wrote no profile into ${directory}`);
   const profile = JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile;
-  const measured = sharesByPackage(profile, options.measureSeconds);
-  const absent = LISTED.filter((name) => !measured.some((share) => share.name === name));
+  const byPackage = sharesByPackage(profile, options.measureSeconds);
+  const absent = LISTED.filter((name) => !byPackage.some((share) => share.name === name));
   const shares = [
-    ...measured.filter((share) => LISTED.includes(share.name) || share.inclusive >= 0.005),
+    ...byPackage.filter((share) => LISTED.includes(share.name) || share.inclusive >= 0.005),
     ...absent.map((name) => ({ name, inclusive: 0, self: 0 })),
   ];
   const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+  // A share of the CPU time per request the process used under the profiler.
+  const micros = (value: number) => (value * measured.cpuMicrosPerRequest).toFixed(1);
   return [
-    `${scenario} under --cpu-prof: ${Math.round(rate)} req/s (profiling slows the service; compare shares, not rates)`,
+    `${scenario} under --cpu-prof: ${Math.round(measured.requestsPerSecond)} req/s, ${measured.cpuMicrosPerRequest.toFixed(0)} µs of CPU per request (profiling slows the service; compare shares and µs, not rates)`,
     `Profile: ${join(directory, file)}; shares of the busy time in the last ${options.measureSeconds} s (the measured load)`,
     '',
-    '| package | inclusive | self |',
-    '| --- | ---: | ---: |',
-    ...shares.map(
-      (share) => `| ${share.name} | ${percent(share.inclusive)} | ${percent(share.self)} |`,
+    '| package | inclusive | self | inclusive µs/req | self µs/req |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...shares.map((share) =>
+      row(
+        share.name,
+        percent(share.inclusive),
+        percent(share.self),
+        micros(share.inclusive),
+        micros(share.self),
+      ),
     ),
   ].join('\n');
+}
+
+function row(...cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
 }

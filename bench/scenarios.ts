@@ -30,6 +30,11 @@ export interface Measurement extends LoadResult {
    * moves far less than req/s, which also counts the time the server waited for a core.
    */
   cpuMicrosPerRequest: number;
+  /**
+   * The rounds this figure combines, in the order they ran: the peer comparison compares
+   * servers round by round, since the rounds of one round ran seconds apart.
+   */
+  rounds?: readonly Measurement[];
 }
 
 export type ServerResults = Partial<Record<ScenarioName, Measurement>>;
@@ -68,15 +73,17 @@ export function serves(kind: ServerKind, scenario: string): boolean {
 }
 
 /**
- * A scenario's measured time on each server is cut into this many rounds, the servers taking
- * turns, so that a busier or quieter stretch of the shared machine falls on all of them.
+ * The rounds of the peer comparison when `--rounds` does not say: each server measured this
+ * many times per scenario, in a new random order each round, so that a busier or quieter
+ * stretch of the shared machine, or the first turn of a round, falls on no server more than
+ * on another (one pass in a fixed order put one build at 0.43x to 0.85x a peer on S1).
  */
-export const ROUNDS = 3;
+export const PEER_ROUNDS = 5;
 const REWARM_SECONDS = 1;
 
-/** The seconds of one measured round. */
-export function roundSeconds(options: BenchOptions): number {
-  return Math.ceil(options.measureSeconds / ROUNDS);
+/** The rounds of each scenario in the peer comparison. */
+export function peerRounds(options: BenchOptions): number {
+  return options.rounds ?? PEER_ROUNDS;
 }
 
 /**
@@ -111,37 +118,49 @@ export async function measureAll(
   return results;
 }
 
-// Each round starts with the next server, so that none is always first. A server warms up
-// just before its first round, for the warm-up times its processes: node:cluster gives each
-// of two processes half the requests, and so each as many as one process alone gets (after
-// 3 s, the service's two processes read S1's p99 at 7.4x p50 in the next 6 s, 3.3x to 4.2x
-// later; 2026-11-27). It warms up for REWARM_SECONDS before each other round: while the others
-// took their turns its pool closed the connections idle for 10 s (pg's default), and its round
-// would open by connecting again and preparing its statements anew. With two processes each,
-// the five servers' pools together would hold more connections than PostgreSQL's default 100
-// if they took turns, so each server then runs its rounds in one go.
+// Each round runs the servers in a new random order. A server warms up just before its first
+// round, for the warm-up times its processes: node:cluster gives each of two processes half
+// the requests, and so each as many as one process alone gets (after 3 s, the service's two
+// processes read S1's p99 at 7.4x p50 in the next 6 s, 3.3x to 4.2x later; 2026-11-27). It
+// warms up for REWARM_SECONDS before each other round: while the others took their turns its
+// pool closed the connections idle for 10 s (pg's default), and its round would open by
+// connecting again and preparing its statements anew. With two processes each, the five
+// servers' pools together would hold more connections than PostgreSQL's default 100 if they
+// took turns, so each server then runs its rounds in one go.
 async function measureInRounds(
   servers: RunningServer[],
   scenario: string,
   options: BenchOptions,
 ): Promise<Measurement[][]> {
-  const interleaved = servers.every((server) => server.options.processes === 1);
-  const rounds = [...Array(ROUNDS).keys()];
-  const turns = interleaved
-    ? rounds.flatMap((round) => servers.map((_, turn) => (round + turn) % servers.length))
-    : servers.flatMap((_, at) => rounds.map(() => at));
   const measured = servers.map((): Measurement[] => []);
-  for (const at of turns) {
+  const turn = async (at: number) => {
     const { processes } = servers[at].options;
     const warmup = measured[at].length === 0 ? options.warmupSeconds * processes : REWARM_SECONDS;
     await loadFor(servers[at].url, scenario, warmup, DATA_FILE);
-    measured[at].push(await measureLoad(servers[at], scenario, roundSeconds(options)));
-  }
+    measured[at].push(await measureLoad(servers[at], scenario, options.roundSeconds));
+  };
+  const everyServer = servers.map((_, at) => at);
+  const rounds = [...Array(peerRounds(options)).keys()];
+  const interleaved = servers.every((server) => server.options.processes === 1);
+  const turns = interleaved
+    ? rounds.flatMap(() => shuffled(everyServer))
+    : everyServer.flatMap((at) => rounds.map(() => at));
+  for (const at of turns) await turn(at);
   return measured;
 }
 
-// Rates and CPU from the totals of the rounds; p50 the median round's, p99 the worst round's
-// (a percentile of the whole cannot be rebuilt from the rounds'), RSS the largest.
+function shuffled<T>(values: readonly T[]): T[] {
+  const result = [...values];
+  for (let at = result.length - 1; at > 0; at--) {
+    const other = Math.floor(Math.random() * (at + 1));
+    [result[at], result[other]] = [result[other], result[at]];
+  }
+  return result;
+}
+
+// Rates and CPU from the totals of the rounds, p50 and p99 the medians of the rounds' (a
+// percentile of the whole cannot be rebuilt from the rounds'; the report shows the worst
+// round's tail beside), RSS the largest. The rounds stay, for the per-round ratios.
 function combineRounds(rounds: Measurement[]): Measurement {
   const total = (of: (round: Measurement) => number) =>
     rounds.reduce((sum, round) => sum + of(round), 0);
@@ -152,10 +171,11 @@ function combineRounds(rounds: Measurement[]): Measurement {
     seconds,
     requestsPerSecond: requests / seconds,
     p50Ms: median(rounds, (round) => round.p50Ms).p50Ms,
-    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    p99Ms: median(rounds, (round) => round.p99Ms).p99Ms,
     errors: total((round) => round.errors),
     rssMiB: Math.max(...rounds.map((round) => round.rssMiB)),
     cpuMicrosPerRequest: total((round) => round.cpuMicrosPerRequest * round.requests) / requests,
+    rounds,
   };
 }
 

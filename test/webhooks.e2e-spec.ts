@@ -20,6 +20,8 @@ const onPostgres = process.env.TEST_DATABASE === 'postgres' ? it : it.skip;
 const QUICK_RETRIES = { WEBHOOK_RETRY_DELAYS_SECONDS: '0.1,0.1,0.1,0.1' };
 
 // SPEC 1.17: endpoints and deliveries are resources; the worker delivers from the outbox.
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('webhooks', () => {
   const running: TestApp[] = [];
   const receivers: WebhookReceiver[] = [];
@@ -128,6 +130,11 @@ describe('webhooks', () => {
       deliveries.map((delivery) => [delivery.event_id, delivery.status, delivery.attempt]),
     ).toEqual(received.map(({ id }) => [id, 'succeeded', 1]));
     expect(deliveries[0]).toMatchObject({ response_status: 204, next_attempt_at: null });
+    // Ids are UUIDv7s that sort in the order of the events (on PostgreSQL, made by the
+    // hand-out's statement).
+    const ids = deliveries.map((delivery) => delivery.id);
+    for (const id of ids) expect(id).toMatch(UUID_V7);
+    expect([...ids].sort()).toEqual(ids);
     expect(receiver.overlaps).toBe(0);
   });
 
