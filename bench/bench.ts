@@ -196,7 +196,7 @@ async function scaleOnly(options: BenchOptions): Promise<void> {
 
 async function measureBoth(options: BenchOptions): Promise<RunResults['byProcesses']> {
   const byProcesses = {} as RunResults['byProcesses'];
-  for (const processes of [1, 2] as const) {
+  for (const processes of options.oneProcess ? ([1] as const) : ([1, 2] as const)) {
     process.stdout.write(`${processes} process${processes === 2 ? 'es' : ''}:`);
     byProcesses[processes] = await measureAll(processes, options);
     process.stdout.write('\n');

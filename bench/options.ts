@@ -32,6 +32,8 @@ export interface BenchOptions {
   only?: readonly string[];
   /** wrk's keep-alive connections per run (`--connections N`, default 50): 1 measures a lone caller's latency. */
   connections: number;
+  /** `--one-process`: the peer comparison with one process each only (no two-process pass). */
+  oneProcess: boolean;
   /** Only the collections at scale: 1,000,000 products on PostgreSQL, 100,000 on SQLite. */
   scale: boolean;
 }
@@ -61,6 +63,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     rounds: roundsAt >= 0 ? Math.max(1, Number(args[roundsAt + 1]) || 1) : undefined,
     only: onlyAt >= 0 ? args[onlyAt + 1]?.split(',') : undefined,
     scale: args.includes('--scale'),
+    oneProcess: args.includes('--one-process'),
     connections:
       connectionsAt >= 0
         ? Math.max(1, Number(args[connectionsAt + 1]) || BENCH.connections)

@@ -17,8 +17,8 @@ export interface RunResults {
   options: BenchOptions;
   /** Cores, memory, Node, PostgreSQL, date and load average: the conditions of the run. */
   machine: string;
-  /** Results by number of processes, then by server. */
-  byProcesses: Record<1 | 2, Record<ServerKind, ServerResults>>;
+  /** Results by number of processes (two unless `--one-process`), then by server. */
+  byProcesses: { 1: Record<ServerKind, ServerResults>; 2?: Record<ServerKind, ServerResults> };
   /** S1 with output validation on and off, or 'n/a' while the service ignores the switch. */
   outputValidation: { on: Measurement; off: Measurement } | 'n/a';
   soak?: LoadResult & { rssStartMiB: number; rssEndMiB: number };
@@ -61,10 +61,9 @@ export function renderReport(run: RunResults): string {
     '',
     latencyTable(run),
     '',
-    '### Two processes (node:cluster, one port)',
-    '',
-    table(run, 2),
-    '',
+    ...(run.byProcesses[2]
+      ? ['### Two processes (node:cluster, one port)', '', table(run, 2), '']
+      : []),
     ...soakLines(run),
     ...againstLines(run.against),
     ...againstLines(run.deadEndpoint),
@@ -81,7 +80,7 @@ export function renderReport(run: RunResults): string {
 }
 
 function table(run: RunResults, processes: 1 | 2): string {
-  const servers = run.byProcesses[processes];
+  const servers = run.byProcesses[processes]!;
   const header = [
     'scenario',
     'service req/s',
@@ -193,7 +192,7 @@ function conditions(options: BenchOptions, machine: string): string[] {
   return [
     'Every figure compares servers measured in this same run: the machine is shared and',
     'noisy, so compare ratios within one run only, never req/s across runs.',
-    `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up per process + ${options.measureSeconds} s per scenario; NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
+    `wrk, ${options.connections} keep-alive connections, ${options.warmupSeconds} s warm-up per process; ${options.measureSeconds} s per side and round in a comparison (--against and the like); NODE_ENV=production, LOG_LEVEL=warn (pino) for every server.`,
     `Each wrk run holds its connections' first requests ${HOLD_MS} ms, until the server has accepted them all (node accepts one connection per turn of its event loop); req/s and latency count the time after.`,
     jemallocInstalled
       ? `The service on jemalloc (${JEMALLOC} preloaded), as the image runs it.`
@@ -241,7 +240,7 @@ function targets(run: RunResults): Target[] {
   const one = run.byProcesses[1];
   const measured = ([1, 2] as const).flatMap((processes) =>
     SCENARIOS.flatMap(({ name }) => {
-      const measurement = run.byProcesses[processes].service[name];
+      const measurement = run.byProcesses[processes]?.service[name];
       return measurement ? [{ ...measurement, label: `${name}, ${processes}p` }] : [];
     }),
   );
@@ -252,7 +251,7 @@ function targets(run: RunResults): Target[] {
       : 1 - validation.on.requestsPerSecond / validation.off.requestsPerSecond;
   const errors = measured.reduce((sum, m) => sum + m.errors, 0) + (run.soak?.errors ?? 0);
   const rss = Math.max(...measured.map((m) => m.rssMiB), run.soak?.rssEndMiB ?? 0);
-  const scaling = quotient(run.byProcesses[2].service.S1, one.service.S1);
+  const scaling = quotient(run.byProcesses[2]?.service.S1, one.service.S1);
   return [
     ...(['S1', 'S2', 'S2f', 'S3'] as const).map((name) => vsBestPeer(one, name)),
     ...(['S1', 'S2'] as const).map((name) => vsRaw(one, name)),

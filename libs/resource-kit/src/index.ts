@@ -64,6 +64,7 @@ export type {
   FoundListener,
 } from './service/committed-listeners';
 export { TransactionRunner } from './persistence/transaction.runner';
+export { isUniqueViolation } from './persistence/database-errors';
 export { CostlyQueries } from './persistence/costly-queries';
 export {
   declaredSearchIndexes,

@@ -35,11 +35,7 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
   const code = driverCode(exception);
   // pg reports a connection cut mid-query without a code ("Connection terminated unexpectedly").
   if (code === undefined) return isLostConnection(exception) ? UNREACHABLE : undefined;
-  if (
-    code === '23505' ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  ) {
+  if (isUniqueViolation(exception)) {
     return { status: 409, messages: ['a resource with this unique value already exists'] };
   }
   if (isForeignKeyViolation(exception)) {
@@ -53,6 +49,16 @@ export function databaseFailure(exception: unknown): DatabaseFailure | undefined
     return UNREACHABLE;
   }
   return undefined;
+}
+
+/** A unique value (a primary key included) another writer stored first. */
+export function isUniqueViolation(exception: unknown): boolean {
+  const code = driverCode(exception);
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** A foreign key refused the change: a delete blocked by rows that point at the row. */

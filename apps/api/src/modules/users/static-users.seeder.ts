@@ -1,6 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { newRow, StaticTokenRegistry, TransactionRunner } from '@app/resource-kit';
-import { QueryFailedError } from 'typeorm';
+import {
+  isUniqueViolation,
+  newRow,
+  StaticTokenRegistry,
+  TransactionRunner,
+} from '@app/resource-kit';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { NO_PASSWORD } from '../../accounts/password.hasher';
 import { User } from './user.entity';
@@ -24,7 +28,7 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
     for (const granted of this.config.staticTokens) {
       // Instances starting together may both create it: the one that loses takes the other's.
       const user = await this.seed(granted).catch((error: unknown) => {
-        if (!takenAlready(error)) throw error;
+        if (!isUniqueViolation(error)) throw error;
         return this.seed(granted);
       });
       const { tenant } = granted;
@@ -60,13 +64,6 @@ export class StaticUsersSeeder implements OnApplicationBootstrap {
       return user;
     });
   }
-}
-
-// A unique value another writer stored first (PostgreSQL's unique_violation, or SQLite's).
-function takenAlready(error: unknown): boolean {
-  const code = (error instanceof QueryFailedError &&
-    (error.driverError as { code?: string }).code) as string | false;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function signedUp(email: string): Error {

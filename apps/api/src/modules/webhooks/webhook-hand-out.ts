@@ -6,8 +6,12 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookOutboxEntry } from './webhook-outbox-entry.entity';
 
-/** Events handed out per round; a full round is followed by the next at once. */
-export const HAND_OUT_BATCH = 100;
+/**
+ * Events handed out per round; a full round is followed by the next at once. PostgreSQL's
+ * rounds move the rows without reading them, so they take ten times as many: fewer rounds
+ * under a stream of writes (each a transaction of four round trips).
+ */
+const BATCH = { postgres: 1_000, other: 100 };
 // Rows per INSERT of deliveries: under every engine's limit of bound parameters.
 const INSERT_CHUNK = 500;
 
@@ -20,10 +24,15 @@ const INSERT_CHUNK = 500;
  */
 @Injectable()
 export class WebhookHandOut {
+  /** The most events one round takes. */
+  readonly batch: number;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
-  ) {}
+  ) {
+    this.batch = dataSource.options.type === 'postgres' ? BATCH.postgres : BATCH.other;
+  }
 
   /**
    * One round; the number of events it took from the outbox. Through the kit's transaction
@@ -43,7 +52,7 @@ export class WebhookHandOut {
     const now = new Date();
     const [{ taken }] = await manager.query<{ taken: number }[]>(
       handOutStatement(table(WebhookOutboxEntry), table(WebhookEndpoint), table(WebhookDelivery)),
-      [HAND_OUT_BATCH, now, now.getTime()],
+      [this.batch, now, now.getTime()],
     );
     return taken;
   }
@@ -51,7 +60,7 @@ export class WebhookHandOut {
   private async handOutRows(manager: EntityManager): Promise<number> {
     const entries = await manager.find(WebhookOutboxEntry, {
       order: { position: 'ASC' },
-      take: HAND_OUT_BATCH,
+      take: this.batch,
     });
     if (entries.length === 0) return 0;
     const endpoints = await manager.find(WebhookEndpoint, {

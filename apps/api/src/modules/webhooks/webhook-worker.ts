@@ -19,7 +19,7 @@ import { APP_CONFIG, type AppConfig, type WebhookConfig } from '../../config/app
 import { MetricsService } from '../../metrics/metrics.service';
 import { ReceiverPolicy } from './receiver-address';
 import { RoundPace } from '../../database/round-pace';
-import { HAND_OUT_BATCH, WebhookHandOut } from './webhook-hand-out';
+import { WebhookHandOut } from './webhook-hand-out';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookOutcomes } from './webhook-outcomes';
@@ -93,7 +93,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         const handedOut = await this.handOut.round();
         const started = await this.startDue();
         const busy = handedOut > 0 || started > 0 || this.inFlight.size > 0;
-        wait = handedOut === HAND_OUT_BATCH ? 0 : this.pace.next(busy);
+        wait = handedOut === this.handOut.batch ? 0 : this.pace.next(busy);
         if (failing) this.logger.log('delivering webhooks again');
         failing = false;
       } catch (error) {
