@@ -285,22 +285,19 @@ type OneProcess = RunResults['byProcesses'][1];
 function vsBestPeer(one: OneProcess, name: ScenarioName): Target {
   const service = one.service[name];
   const best = PEERS.map(({ kind, label }) => ({
+    kind,
     label,
     value: perRound(service, one[kind][name]),
   }))
     .filter((peer) => peer.value !== undefined)
     .sort((a, b) => a.value!.median - b.value!.median)[0];
   const value = best?.value;
+  const cost = best && cheaper(service, one[best.kind][name]);
   return [
     `${name} >= ${PEER_MIN}x the best peer (${best?.label ?? 'none measured'})`,
-    `${spread(value)} (CPU per request: ${spread(cheaper(service, lookUp(one, best?.label, name)))})`,
+    `${spread(value)} (CPU per request: ${spread(cost)})`,
     value === undefined ? undefined : value.median >= PEER_MIN,
   ];
-}
-
-function lookUp(one: OneProcess, label: string | undefined, name: ScenarioName) {
-  const peer = PEERS.find((candidate) => candidate.label === label);
-  return peer && one[peer.kind][name];
 }
 
 function vsRaw(one: OneProcess, name: 'S1' | 'S2'): Target {
@@ -353,10 +350,8 @@ interface Spread {
 function perRound(
   a: Measurement | undefined,
   b: Measurement | undefined,
-  of: (a: Measurement, b: Measurement) => number = quotient as (
-    a: Measurement,
-    b: Measurement,
-  ) => number,
+  of: (a: Measurement, b: Measurement) => number = (x, y) =>
+    x.requestsPerSecond / y.requestsPerSecond,
 ): Spread | undefined {
   if (!a || !b) return undefined;
   const paired = a.rounds && b.rounds && a.rounds.length === b.rounds.length;

@@ -32,7 +32,7 @@ export interface Measurement extends LoadResult {
   cpuMicrosPerRequest: number;
   /**
    * The rounds this figure combines, in the order they ran: the peer comparison compares
-   * servers round by round, since the rounds of one round ran seconds apart.
+   * servers round by round, since their runs of one round are seconds apart.
    */
   rounds?: readonly Measurement[];
 }

@@ -85,8 +85,9 @@ export class WebhookHandOut {
  * PostgreSQL's hand-out ($1 events at most, $2 the time, $3 it in ms): the oldest events leave
  * the outbox and become a delivery per matching endpoint (matched as `matches` does), the
  * number of events taken its answer. A delivery's id is a UUIDv7 of the round's millisecond
- * whose next 26 bits count the round's deliveries (up to 2^26) in the order of the events, so the ids of a round
- * sort as the kit's (the uuid package's monotonic v7) do; PostgreSQL 15 has no uuidv7().
+ * whose next 26 bits count the round's deliveries (up to 2^26) in the order of the events, so
+ * the ids of a round sort as the kit's (the uuid package's monotonic v7) do; PostgreSQL 15 has
+ * no uuidv7().
  */
 function handOutStatement(outbox: string, endpoints: string, deliveries: string): string {
   const millisecond = `lpad(to_hex($3::bigint), 12, '0')`;
@@ -109,8 +110,8 @@ function handOutStatement(outbox: string, endpoints: string, deliveries: string)
       SELECT substr(${millisecond}, 1, 8) || '-' || substr(${millisecond}, 9, 4)
                || '-7' || lpad(to_hex(n >> 14), 3, '0') || '-' || to_hex(32768 | (n & 16383))
                || '-' || substr(md5(random()::text), 1, 12),
-             $2::timestamp, $2::timestamp, endpoint_id, endpoint_tenant_id, event_id, 0, 'pending', recorded_at,
-             "position", body, trace_parent
+             $2::timestamp, $2::timestamp, endpoint_id, endpoint_tenant_id, event_id, 0,
+             'pending', recorded_at, "position", body, trace_parent
       FROM matched
     )
     SELECT count(*)::int AS taken FROM taken`;
