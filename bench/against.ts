@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { BenchOptions } from './options';
 import {
   measure,
@@ -39,7 +39,8 @@ export interface AgainstResults {
  */
 export async function measureAgainst(options: BenchOptions): Promise<AgainstResults> {
   const root = resolve(options.against!);
-  return measureSideBySide(`the build in ${root}`, { root }, options);
+  // The folder's name, not its path: reports are saved in the repository.
+  return measureSideBySide(`the build in --against ${basename(root)}`, { root }, options);
 }
 
 /**
