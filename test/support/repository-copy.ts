@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 const ROOT = join(__dirname, '..', '..');
 // What a clean clone has not: installed packages (linked instead), build output, local data,
@@ -32,4 +34,26 @@ export function developerEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !JEST_VARIABLES.includes(name)),
   );
+}
+
+/**
+ * `npm run <script>` in `copy` as a developer runs it: `run` resolves with its output when it
+ * passes; `refusal` resolves with its output (stdout, then stderr) when it fails, and throws
+ * when it passes.
+ */
+export function npmScript(copy: () => string, script: string) {
+  const run = () =>
+    promisify(execFile)('npm', ['run', '--silent', script], {
+      cwd: copy(),
+      env: developerEnvironment(),
+    });
+  const refusal = async () => {
+    const failed = (await run().then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as { stdout: string; stderr: string } | undefined;
+    if (!failed) throw new Error(`${script} passed`);
+    return `${failed.stdout}${failed.stderr}`;
+  };
+  return { run, refusal };
 }

@@ -1,25 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { developerEnvironment, repositoryCopy } from '../support/repository-copy';
+import { npmScript, repositoryCopy } from '../support/repository-copy';
 
 // SPEC 1.18: `npm run lint` checks the domains' boundaries from their declarations
 // (apps/api/src/domains); each planted violation is refused with the file, the import, the
 // rule and the fix.
 describe('npm run lint:domains', () => {
   let copy: string;
-  const env = developerEnvironment();
-  const check = () =>
-    promisify(execFile)('npm', ['run', '--silent', 'lint:domains'], { cwd: copy, env });
-  const refusal = async () => {
-    const failed = (await check().then(
-      () => undefined,
-      (error: unknown) => error,
-    )) as { stdout: string; stderr: string } | undefined;
-    if (!failed) throw new Error('lint:domains passed');
-    return `${failed.stdout}${failed.stderr}`.replace(/\s+/g, ' ');
-  };
+  const lint = npmScript(() => copy, 'lint:domains');
+  const check = lint.run;
+  const refusal = async () => (await lint.refusal()).replace(/\s+/g, ' ');
   const plant = (path: string, text: string) => {
     mkdirSync(join(copy, path, '..'), { recursive: true });
     writeFileSync(join(copy, path), text);

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { developerEnvironment, repositoryCopy } from '../support/repository-copy';
+import { npmScript, repositoryCopy } from '../support/repository-copy';
 
 // SPEC 1.19: `npm run lint` lints every PostgreSQL migration for locks (squawk, with the rules
 // of .squawk.toml); a planted unsafe one is refused with the rule's message, at its line.
@@ -30,17 +28,7 @@ ${queries}    }
 
 describe('npm run lint:migrations', () => {
   let copy: string;
-  const env = developerEnvironment();
-  const lint = () =>
-    promisify(execFile)('npm', ['run', '--silent', 'lint:migrations'], { cwd: copy, env });
-  const refusal = async () => {
-    const failed = (await lint().then(
-      () => undefined,
-      (error: unknown) => error,
-    )) as { stdout: string; stderr: string } | undefined;
-    if (!failed) throw new Error('lint:migrations passed');
-    return `${failed.stdout}${failed.stderr}`;
-  };
+  const { run: lint, refusal } = npmScript(() => copy, 'lint:migrations');
   const plant = async (file: string, text: string, check: () => Promise<void>) => {
     const path = join(copy, FOLDER, file);
     writeFileSync(path, text);
