@@ -50,6 +50,24 @@ describe('onlineMigration', () => {
     );
   });
 
+  it('builds the trigram index of a searchable attribute concurrently too', () => {
+    // The generator adds it in the kit's own layout (searchIndexMigration), one line a call.
+    const index =
+      'CREATE INDEX IF NOT EXISTS "products_sku_search" ON "products" USING gin (lower("sku") public.gin_trgm_ops)';
+    const source = generated([], []).replace(
+      '    }\n\n    public async down(',
+      `        await queryRunner.query(\`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public\`);\n` +
+        `        await queryRunner.query(\`${index}\`);\n` +
+        '    }\n\n    public async down(',
+    );
+    const { source: rewritten, online } = onlineMigration(source, options);
+    expect(rewritten).toContain('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    expect(rewritten).not.toContain('CREATE INDEX');
+    expect(online).toContain(
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS "products_sku_search" ON "products" USING gin (lower("sku") public.gin_trgm_ops)',
+    );
+  });
+
   it('adds a constraint to a live table NOT VALID, and validates it in the follow-up', () => {
     const { source, online } = onlineMigration(
       generated(
