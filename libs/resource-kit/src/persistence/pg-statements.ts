@@ -9,7 +9,10 @@ import { assertLibraryMajor } from './library-major';
  * (`Result.addFields`: 6 % of the CPU of a read by id). A named statement's columns do not
  * change while its connection keeps it (PostgreSQL refuses to run a prepared plan whose result
  * type changed), so the kit remembers them per connection and statement name, and a result
- * takes the remembered template and parsers when the description is the same.
+ * takes the remembered template and parsers when the description is the same. And pg builds
+ * each row as an object keyed by column name (`rowMode: 'array'` is the public way out, but
+ * only for a query config, which pg copies): the kit's rows are arrays, which the row mapper
+ * turns into entities with no object in between.
  * Checked against the pg major it was written for, when the kit loads.
  */
 assertLibraryMajor(
@@ -19,7 +22,7 @@ assertLibraryMajor(
   'persistence/pg-statements.ts',
 );
 
-/** What pg's `Result` builds from a row description (pg 8). */
+/** What pg's `Result` builds from a row description, and how it reads a row (pg 8). */
 interface ResultColumns {
   fields: FieldDef[];
   _parsers?: unknown[];
@@ -27,6 +30,8 @@ interface ResultColumns {
   /** The connection's type parsers (pg sets them on the result when the query is sent). */
   _types?: object;
   addFields(fields: FieldDef[]): void;
+  parseRow: (values: unknown[]) => unknown;
+  _parseRowAsArray: (values: unknown[]) => unknown[];
 }
 
 type Described = Pick<ResultColumns, 'fields' | '_parsers' | '_prebuiltEmptyResultObject'>;
@@ -35,20 +40,22 @@ type Described = Pick<ResultColumns, 'fields' | '_parsers' | '_prebuiltEmptyResu
 const describedByConnection = new WeakMap<object, Map<string, Described>>();
 
 /**
- * A statement for pg. pg copies a query config object descriptor by descriptor
- * (`cloneQueryConfig`: 5 % of the CPU of a read by id); a `Query` made from the text is not
- * copied, and takes the name as its own. A named one's result remembers its columns.
+ * A statement for pg, whose rows are arrays of their columns in the select list's order. pg
+ * copies a query config object descriptor by descriptor (`cloneQueryConfig`: 5 % of the CPU
+ * of a read by id); a `Query` made from the text is not copied, and takes the name as its
+ * own. A named one's result remembers its columns.
  */
 export function statementOf(
   text: string,
   values: readonly unknown[],
   name: string | undefined,
-  callback?: (error: Error | undefined, result: QueryResult) => void,
+  callback?: (error: Error | undefined, result: QueryResult<unknown[]>) => void,
 ): Query {
   const statement = new Query(text, [...values], callback);
+  const result = (statement as unknown as { _result: ResultColumns })._result;
+  result.parseRow = result._parseRowAsArray;
   if (name !== undefined) {
     (statement as { name?: string }).name = name;
-    const result = (statement as unknown as { _result: ResultColumns })._result;
     result.addFields = addFieldsOf(name);
   }
   return statement;

@@ -1,7 +1,7 @@
-import type { DataSource, EntityManager, EntityMetadata } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityClass } from '../metadata/definition';
-import { createRowMapper, MappedColumn, Row } from './row.mapper';
+import { createRowMapper, MappedColumn, RowValues } from './row.mapper';
 import { dialectOf } from './sql-dialects';
 import {
   compileSelect,
@@ -38,7 +38,9 @@ export class ResourceTable<T extends object = object> {
   readonly writes: TableWrites<T>;
   private readonly byProperty: ReadonlyMap<string, ColumnMetadata>;
   private readonly shapes = new Map<string, PreparedSelect>();
-  private readonly mapRow: (row: Row) => T;
+  private readonly mapRow: (row: RowValues) => T;
+  /** An `idsOnly` shape's rows: entities holding their id alone. */
+  private readonly mapId: (row: RowValues) => T;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,7 +65,8 @@ export class ResourceTable<T extends object = object> {
       name: this.name,
       columnAs: (alias, property) => `${alias}.${this.quote(this.column(property).databaseName)}`,
     };
-    this.mapRow = createRowMapper<T>(entity.prototype as object, this.mapped(metadata));
+    this.mapRow = createRowMapper<T>(entity.prototype as object, this.mapped());
+    this.mapId = createRowMapper<T>(entity.prototype as object, [{ property: 'id' }]);
     this.writes = new TableWrites(this);
   }
 
@@ -76,8 +79,8 @@ export class ResourceTable<T extends object = object> {
   ): Promise<T[]> {
     const compiled = this.compiled(shape);
     const bound = [...within, ...compiled.slots.map((slot) => values[slot])];
-    const { records } = await runStatement(manager, compiled.sql, bound, compiled.name);
-    return (records as Row[]).map(this.mapRow);
+    const rows = await runStatement(manager, compiled.sql, bound, compiled.name);
+    return rows.map(shape.idsOnly ? this.mapId : this.mapRow);
   }
 
   /** A value as the driver stores it in the column of `property` (times, booleans on SQLite). */
@@ -112,8 +115,9 @@ export class ResourceTable<T extends object = object> {
     return compiled;
   }
 
-  private mapped(metadata: EntityMetadata): MappedColumn[] {
-    return metadata.columns.map((column) =>
+  // The columns in the select list's order, which the rows' values follow.
+  private mapped(): MappedColumn[] {
+    return this.columns.map((column) =>
       AS_RETURNED.has(column.type) && !column.transformer
         ? { property: column.propertyName }
         : {

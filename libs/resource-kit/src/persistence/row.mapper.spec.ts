@@ -16,13 +16,8 @@ describe('createRowMapper', () => {
     { property: 'createdAt', hydrate: (value) => new Date(`${String(value)}Z`) },
   ]);
 
-  it('builds an object of the entity class from a row keyed by property', () => {
-    const widget = mapRow({
-      name: 'spanner',
-      subjectType: 'gadgets',
-      active: 1,
-      createdAt: '2026-01-02 03:04:05.678',
-    });
+  it('builds an object of the entity class from a row of values in column order', () => {
+    const widget = mapRow(['spanner', 'gadgets', 1, '2026-01-02 03:04:05.678']);
     expect(widget).toBeInstanceOf(Widget);
     expect(widget.subject).toBe('gadgets');
     expect({ ...widget }).toEqual({
@@ -34,7 +29,14 @@ describe('createRowMapper', () => {
   });
 
   it('leaves null values null without converting them', () => {
-    const widget = mapRow({ name: 'x', subjectType: null, active: null, createdAt: null });
+    const widget = mapRow(['x', null, null, null]);
     expect({ ...widget }).toEqual({ name: 'x', subjectType: null, active: null, createdAt: null });
+  });
+
+  it('names a property that is no identifier as it is', () => {
+    const odd = createRowMapper<Record<string, unknown>>(Object.prototype, [
+      { property: 'with "quotes" and \\ a\nline' },
+    ]);
+    expect({ ...odd(['kept']) }).toEqual({ 'with "quotes" and \\ a\nline': 'kept' });
   });
 });

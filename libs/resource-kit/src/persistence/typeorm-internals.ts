@@ -1,12 +1,14 @@
 import { dirname } from 'node:path';
-import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { QueryFailedError, type DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import type { QueryResult } from 'typeorm/query-runner/QueryResult';
 import { assertLibraryMajor } from './library-major';
 import { statementOf } from './pg-statements';
+import type { RowValues } from './row.mapper';
+
+type PgRows = QueryResult<unknown[]>;
 
 /**
  * The one place the kit reaches below TypeORM's public API, and why:
@@ -25,40 +27,44 @@ assertLibraryMajor(
 );
 
 /**
- * Runs a statement. On PostgreSQL it goes straight to pg, by name when given (PostgreSQL then
- * parses and plans it once per connection): outside a transaction to the driver's pool, inside
- * one to the transaction's connection, its failures wrapped as the runner wraps them. Unnamed
- * statements inside a transaction, and SQLite's, go through a TypeORM query runner.
+ * Runs a statement; its rows are arrays of their columns, in the select list's order. On
+ * PostgreSQL it goes straight to pg, by name when given (PostgreSQL then parses and plans it
+ * once per connection): outside a transaction to the driver's pool, inside one to the
+ * transaction's connection, its failures wrapped as the runner wraps them. Unnamed statements
+ * inside a transaction, and SQLite's, go through a TypeORM query runner, whose rows are objects
+ * keyed in the select list's order (the kit's aliases are property names, never integers,
+ * which JavaScript would order first).
  */
 export async function runStatement(
   manager: EntityManager,
   sql: string,
   values: readonly unknown[],
   name?: string,
-): Promise<Pick<QueryResult, 'records'>> {
+): Promise<RowValues[]> {
   const pool = manager.queryRunner ? undefined : postgresPool(manager.connection);
   if (pool) {
     // pg-pool checks a client out, watches it for errors and releases it, as for any query;
     // given a Query, it answers with the query's result (typed as the Query itself).
-    const result = pool.query(statementOf(sql, values, name)) as unknown as Promise<PgResult>;
-    return { records: (await result).rows };
+    const result = pool.query(statementOf(sql, values, name)) as unknown as Promise<PgRows>;
+    return (await result).rows;
   }
   if (name && manager.queryRunner instanceof PostgresQueryRunner) {
     const client = (await manager.queryRunner.connect()) as PoolClient;
     try {
-      const result = await new Promise<PgResult>((resolve, reject) => {
+      const result = await new Promise<PgRows>((resolve, reject) => {
         client.query(
           statementOf(sql, values, name, (error, done) => (error ? reject(error) : resolve(done))),
         );
       });
-      return { records: result.rows };
+      return result.rows;
     } catch (error) {
       throw new QueryFailedError(sql, [...values], error as Error);
     }
   }
   const runner: QueryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
-    return await runner.query(sql, [...values], true);
+    const { records } = await runner.query(sql, [...values], true);
+    return (records as Record<string, unknown>[]).map((record) => Object.values(record));
   } finally {
     if (!manager.queryRunner) await runner.release();
   }
