@@ -3,7 +3,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
-import { assertLibraryMajor } from '../persistence/library-major';
+import { assertLibraryMajor } from '../persistence/library-internals';
 import { declaredAnswerOf, writeAnswer } from './answer';
 
 export interface ResourceKitAdapterOptions {

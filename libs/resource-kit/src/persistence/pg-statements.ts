@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { Query, type FieldDef, type QueryResult } from 'pg';
-import { assertLibraryMajor } from './library-major';
+import { assertLibraryFunctions, assertLibraryMajor } from './library-internals';
 
 /**
  * The kit's statements for pg, and the one place it reaches below pg's public API: pg asks
@@ -13,12 +13,20 @@ import { assertLibraryMajor } from './library-major';
  * each row as an object keyed by column name (`rowMode: 'array'` is the public way out, but
  * only for a query config, which pg copies): the kit's rows are arrays, which the row mapper
  * turns into entities with no object in between.
- * Checked against the pg major it was written for, when the kit loads.
+ * Checked when the kit loads: against the pg major it was written for, and for each of pg's
+ * result functions it calls.
  */
 assertLibraryMajor(
   'pg',
   join(dirname(require.resolve('pg')), '..'),
   8,
+  'persistence/pg-statements.ts',
+);
+assertLibraryFunctions(
+  'pg',
+  (new Query('') as unknown as { _result?: object })._result,
+  'Result',
+  ['_parseRowAsArray', 'addFields'],
   'persistence/pg-statements.ts',
 );
 

@@ -4,7 +4,7 @@ import { QueryFailedError, type DataSource, type EntityManager, type QueryRunner
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { assertLibraryMajor } from './library-major';
+import { assertLibraryMajor } from './library-internals';
 import { statementOf } from './pg-statements';
 import type { RowValues } from './row.mapper';
 
