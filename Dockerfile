@@ -29,4 +29,4 @@ EXPOSE 3000
 # Exec form, node itself as PID 1: SIGTERM reaches the service, which drains and exits 0
 # (no npm or shell in between to swallow the signal).
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=384", "."]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=384", "--no-allocation-site-pretenuring", "."]
