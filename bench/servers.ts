@@ -16,19 +16,23 @@ const ENTRIES: Record<ServerKind, string> = {
   raw: 'dist/bench/bench/baselines/raw/raw.server.js',
 };
 
-// The service is measured as the Dockerfile starts it: these node flags, on jemalloc.
+// The service is measured as production starts it: the node flags of `npm start` (the
+// Dockerfile's CMD carries the same; a tooling test holds them equal), on jemalloc.
 const PRODUCTION_NODE_ARGS: Record<ServerKind, string[]> = {
-  service: [
-    '--max-semi-space-size=16',
-    '--max-old-space-size=384',
-    '--no-allocation-site-pretenuring',
-  ],
+  service: productionNodeFlags(),
   nest: [],
   nestFastify: [],
   feathers: [],
   platformatic: [],
   raw: [],
 };
+
+function productionNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(BENCH.root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return scripts.start.split(' ').filter((word) => word.startsWith('--'));
+}
 
 /** The allocator the image preloads (Debian's libjemalloc2), when this machine has it. */
 export const JEMALLOC = 'libjemalloc.so.2';
